@@ -1,0 +1,115 @@
+# The C contract between the rules core and the search: the game state as a plain struct
+# (copied by value, so cloning for a determinization is a memcpy) and the nogil functions
+# that read and change it. `engine/_state.pyx` implements them; `search/` cimports this file.
+
+from libc.stdint cimport uint64_t, int8_t, int32_t
+
+cdef enum:
+    MAX_P = 4
+    N_R = 9          # rooms
+    N_C = 9          # card types
+    N_SQ = 36        # park squares
+    MAX_T = 48       # tiles in a component set
+    N_PRIV = 10
+    LEGAL_BUF = 96   # a buffer this long holds any decision point's options
+
+# Component data and rule options, flattened for C. One per game; states point to it.
+cdef struct Rules:
+    int n_tiles
+    int tile_gold[MAX_T]
+    int tile_turq[MAX_T]
+    int tile_viol[MAX_T]
+    int tile_vp[MAX_T]
+    int tile_priv[MAX_T]
+    int tile_amount[MAX_T]
+    int cards_per_type[N_C]
+    int park_points[4][2]
+    int round_cap
+    int end_trigger_tiles
+    int setup_on_gate
+    int room_fallback
+    int hand_vp_cap
+    int honour_vp
+
+# The whole game state. Field meanings are those of engine/snapshot.py; `key` is the
+# incremental Zobrist key (engine/zobrist.py) and hand_key[p] the part of it that is p's
+# private information. adj/adj_n and priv are caches derived from layout and owners.
+cdef struct GameState:
+    const Rules* rules
+    uint64_t key
+    uint64_t hand_key[MAX_P]
+    int32_t gold[MAX_P]
+    int32_t round
+    int8_t n_players
+    int8_t observer
+    int8_t layout[N_R]
+    int8_t adj[N_R][4]
+    int8_t adj_n[N_R]
+    int8_t tile_at[N_SQ]
+    int8_t park_servant[N_SQ]
+    int8_t rooms[MAX_P][N_R]
+    int8_t area[MAX_P]
+    int8_t supply[MAX_P]
+    int8_t owner[MAX_T]
+    int8_t priv[MAX_P][N_PRIV]
+    int8_t hand[MAX_P][N_C]
+    int8_t hand_size[MAX_P]
+    int8_t deck[N_C]
+    int8_t deck_size
+    int8_t discard[N_C]
+    int8_t honours[MAX_P]
+    int8_t epoch[N_C]
+    int8_t drawn_t[MAX_P][N_C]
+    int8_t drawn_n[MAX_P]
+    int8_t played_since[MAX_P][N_C]
+    int8_t last_round
+    int8_t stage
+    int8_t to_move
+    int8_t setup_count
+    int8_t gate_left
+    int8_t gate_max
+    int8_t moves_left
+    int8_t source_for
+    int8_t park_target
+    int8_t turq
+    int8_t viol
+    int8_t rec
+    int8_t guards
+    int8_t moves_bonus
+    int8_t intrigue
+    int8_t draws_left
+
+# SplitMix64, the same stream as engine/rng.py.
+cdef struct Rng:
+    uint64_t state
+
+cdef uint64_t rng_next(Rng* rng) noexcept nogil
+cdef int rng_below(Rng* rng, int n) noexcept nogil
+
+cdef int current_player(const GameState* s) noexcept nogil
+cdef int legal_actions(const GameState* s, int* out) noexcept nogil
+cdef void apply_action(GameState* s, int action) noexcept nogil
+cdef uint64_t compute_key(const GameState* s) noexcept nogil
+cdef uint64_t info_key(const GameState* s, int seat) noexcept nogil
+cdef void final_scores(const GameState* s, int* out) noexcept nogil
+cdef void final_returns(const GameState* s, double* out) noexcept nogil
+cdef void view_state(const GameState* s, int seat, GameState* out) noexcept nogil
+cdef void determinize_state(const GameState* s, int seat, Rng* rng, GameState* out) noexcept nogil
+cdef int random_action(const GameState* s, Rng* rng, int* buf) noexcept nogil
+cdef int random_playout(GameState* s, Rng* rng) noexcept nogil
+
+
+cdef class RulesBox:
+    cdef Rules rules
+    cdef readonly object components
+    cdef readonly object options
+
+
+cdef class State:
+    cdef GameState st
+    cdef RulesBox box
+
+    @staticmethod
+    cdef State _wrap(RulesBox box)
+    cdef void _load(self, snap) except *
+    cpdef State copy(self)

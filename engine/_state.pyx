@@ -1,0 +1,1148 @@
+# The rules of Palais Royal as a C struct and nogil functions: the fast twin of
+# engine/reference.py (read that file for the rules in plain words; this one follows it
+# step for step). The Zobrist key is kept incrementally: every field write goes through a
+# setter below that XORs the old (field, index, value) key out and the new one in.
+# `State` at the bottom is the thin Python API over the struct.
+
+from libc.stdint cimport uint64_t, uint32_t, int8_t, int32_t
+from libc.string cimport memcpy, memset
+
+from engine.constants import (
+    WINDOW_CARDS, BORDER, SIDES, FIRST_GAME_LAYOUT, SOURCE_PARK as _SOURCE_PARK,
+)
+from engine.errors import IllegalAction, PalaisError
+from engine.snapshot import Snapshot
+
+# ---------------------------------------------------------------- constants (see constants.py)
+cdef enum:
+    GATE = 0
+    PARADE = 1
+    STAIRS = 2
+    MINT = 3
+    KING = 4
+    MADAME = 5
+    OFFICE = 6
+    BACKDOOR = 7
+    CARDINAL = 8
+    SOURCE_PARK = 9
+
+    C_GOLD = 0
+    C_MOVES = 1
+    C_GUARDS = 2
+    C_KINGSEAL = 3
+    C_MADAMESEAL = 4
+    C_LETTER = 5
+    C_INTRIGUE = 6
+    C_FOOTMAN = 7
+    C_HONOUR = 8
+
+    P_INCOME = 1
+    P_SUPPLY = 2
+    P_MOVE = 3
+    P_REINFORCE = 4
+    P_TURQUOISE = 5
+    P_VIOLET = 6
+    P_SECRETARY = 7
+    P_CARDS = 8
+    P_FAVOUR = 9
+
+    A_ROOM = 0
+    A_GATE = 9
+    A_MOVE = 35
+    A_RECRUIT = 116
+    A_PLAY = 152
+    A_DRAW = 161
+    A_TAKE = 170
+    A_CONTINUE = 171
+    A_END = 172
+    A_DECLINE = 173
+    A_DRAW_UNKNOWN = 174
+
+    S_SETUP = 0
+    S_TURN_START = 1
+    S_WINDOW1 = 2
+    S_STEP1 = 3
+    S_GATE_PLACE = 4
+    S_WINDOW2 = 5
+    S_STEP2 = 6
+    S_MOVES = 7
+    S_WINDOW3 = 8
+    S_STEP3 = 9
+    S_KING_BONUS = 10
+    S_MADAME_BONUS = 11
+    S_WINDOW4 = 12
+    S_STEP4 = 13
+    S_RECRUIT = 14
+    S_SOURCE = 15
+    S_STEP5 = 16
+    S_DRAW = 17
+    S_WINDOW5 = 18
+    S_TURN_END = 19
+    S_GAME_OVER = 20
+    N_STAGES = 21
+
+    CHANCE = -1
+    TERMINAL = -2
+    SETUP_FREE = 5
+    MAX_TRIES = 16
+
+    F_LAYOUT = 1
+    F_NPLAYERS = 2
+    F_TILE_AT = 3
+    F_PARK_SERVANT = 4
+    F_ROOMS = 5
+    F_AREA = 6
+    F_SUPPLY = 7
+    F_GOLD = 8
+    F_OWNER = 9
+    F_HAND = 10
+    F_HAND_SIZE = 11
+    F_DECK_SIZE = 12
+    F_DISCARD = 13
+    F_HONOURS = 14
+    F_EPOCH = 15
+    F_DRAWN_T = 16
+    F_DRAWN_N = 17
+    F_PLAYED_SINCE = 18
+    F_ROUND = 19
+    F_LAST_ROUND = 20
+    F_STAGE = 21
+    F_TO_MOVE = 22
+    F_SETUP_COUNT = 23
+    F_GATE_LEFT = 24
+    F_GATE_MAX = 25
+    F_MOVES_LEFT = 26
+    F_SOURCE_FOR = 27
+    F_PARK_TARGET = 28
+    F_TURQ = 29
+    F_VIOL = 30
+    F_REC = 31
+    F_GUARDS = 32
+    F_MOVES_BONUS = 33
+    F_INTRIGUE = 34
+    F_DRAWS_LEFT = 35
+
+cdef uint64_t GOLDEN = 0x9E3779B97F4A7C15ULL
+cdef uint64_t ZSEED = 0x9A1A15E0D0C5EED1ULL
+
+# Lookup tables filled once at import from engine.constants.
+cdef int8_t WINDOW_OF[N_STAGES]          # stage -> window index 0..4, or -1
+cdef int8_t AFTER_WINDOW[5]              # window index -> the stage after it
+cdef int8_t WINDOW_ALLOWED[5][N_C]
+cdef int8_t IS_BORDER[N_SQ]
+cdef int8_t SIDE_SQ[4][6]
+
+cdef int _i, _j
+for _i in range(N_STAGES):
+    WINDOW_OF[_i] = -1
+for _i, _j in enumerate((S_WINDOW1, S_WINDOW2, S_WINDOW3, S_WINDOW4, S_WINDOW5)):
+    WINDOW_OF[_j] = _i
+for _i, _j in enumerate((S_STEP1, S_STEP2, S_STEP3, S_STEP4, S_TURN_END)):
+    AFTER_WINDOW[_i] = _j
+for _i in range(5):
+    for _j in range(N_C):
+        WINDOW_ALLOWED[_i][_j] = 1 if WINDOW_CARDS[_i][_j] else 0
+for _i in range(N_SQ):
+    IS_BORDER[_i] = 1 if _i in BORDER else 0
+for _i in range(4):
+    for _j in range(6):
+        SIDE_SQ[_i][_j] = SIDES[_i][_j]
+
+# ---------------------------------------------------------------- random numbers and keys
+cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL
+    return x ^ (x >> 31)
+
+cdef uint64_t rng_next(Rng* rng) noexcept nogil:
+    rng.state += GOLDEN
+    return mix64(rng.state)
+
+cdef int rng_below(Rng* rng, int n) noexcept nogil:
+    return <int>(rng_next(rng) % <uint64_t>n)
+
+cdef inline uint64_t zkey(int field, int idx, int value) noexcept nogil:
+    cdef uint64_t x = (ZSEED ^ (<uint64_t>field << 40) ^ (<uint64_t>idx << 24)
+                       ^ (<uint64_t>(<uint32_t>value) & 0xFFFFFFULL))
+    return mix64(x + GOLDEN)
+
+# ---------------------------------------------------------------- setters (keep the key)
+cdef inline void put8(GameState* s, int field, int idx, int8_t* slot, int value) noexcept nogil:
+    s.key ^= zkey(field, idx, slot[0]) ^ zkey(field, idx, value)
+    slot[0] = <int8_t>value
+
+cdef inline void put_private(GameState* s, int field, int p, int c, int8_t* slot, int value) noexcept nogil:
+    cdef uint64_t d = zkey(field, p * N_C + c, slot[0]) ^ zkey(field, p * N_C + c, value)
+    s.key ^= d
+    s.hand_key[p] ^= d
+    slot[0] = <int8_t>value
+
+cdef inline void set_stage(GameState* s, int v) noexcept nogil:
+    put8(s, F_STAGE, 0, &s.stage, v)
+
+cdef inline void add_room(GameState* s, int p, int r, int d) noexcept nogil:
+    put8(s, F_ROOMS, p * N_R + r, &s.rooms[p][r], s.rooms[p][r] + d)
+
+cdef inline void add_area(GameState* s, int p, int d) noexcept nogil:
+    put8(s, F_AREA, p, &s.area[p], s.area[p] + d)
+
+cdef inline void add_gold(GameState* s, int p, int d) noexcept nogil:
+    s.key ^= zkey(F_GOLD, p, s.gold[p]) ^ zkey(F_GOLD, p, s.gold[p] + d)
+    s.gold[p] += d
+
+# ---------------------------------------------------------------- queries
+cdef int current_player(const GameState* s) noexcept nogil:
+    if s.stage == S_GAME_OVER:
+        return TERMINAL
+    if s.stage == S_DRAW:
+        return CHANCE
+    return s.to_move
+
+cdef inline int cardinal_weight(const GameState* s, int q) noexcept nogil:
+    return s.rooms[q][CARDINAL] + 2 * s.priv[q][P_FAVOUR]
+
+cdef int has_majority(const GameState* s, int p, int room) noexcept nogil:
+    cdef int own = s.rooms[p][room]
+    cdef int best = 0, q, w
+    if own == 0:
+        return 0
+    for q in range(s.n_players):
+        if q != p and s.rooms[q][room] > best:
+            best = s.rooms[q][room]
+    if own > best:
+        return 1
+    if own < best:
+        return 0
+    if s.intrigue and p == s.to_move:
+        return 1
+    w = cardinal_weight(s, p)
+    if w < 1:
+        return 0
+    for q in range(s.n_players):
+        if q != p and s.rooms[q][room] == own and cardinal_weight(s, q) >= w:
+            return 0
+    return 1
+
+cdef inline int can_recruit(const GameState* s, int p, int sq) noexcept nogil:
+    cdef int t = s.tile_at[sq]
+    if t < 0:
+        return 0
+    cdef const Rules* R = s.rules
+    return ((s.rec > 0 or s.rooms[p][OFFICE] > 0)
+            and s.gold[p] >= R.tile_gold[t]
+            and s.turq + s.rooms[p][KING] >= R.tile_turq[t]
+            and s.viol + s.rooms[p][MADAME] >= R.tile_viol[t])
+
+cdef int any_recruit(const GameState* s, int p) noexcept nogil:
+    cdef int sq
+    if s.rec == 0 and s.rooms[p][OFFICE] == 0:
+        return 0
+    for sq in range(N_SQ):
+        if can_recruit(s, p, sq):
+            return 1
+    return 0
+
+cdef inline int count_source_rooms(const GameState* s, int p, int target, int* only) noexcept nogil:
+    cdef int r, n = 0
+    for r in range(N_R):
+        if r != target and s.rooms[p][r] > 0:
+            n += 1
+            only[0] = r
+    return n
+
+cdef int legal_actions(const GameState* s, int* out) noexcept nogil:
+    cdef int p = s.to_move, st = s.stage, n = 0, r, a, b, k, c, w
+    cdef bint hidden
+    if st == S_SETUP:
+        for r in range(0 if s.rules.setup_on_gate else 1, N_R):
+            out[n] = A_ROOM + r
+            n += 1
+    elif WINDOW_OF[st] >= 0:
+        w = WINDOW_OF[st]
+        hidden = s.observer >= 0 and s.observer != p
+        for c in range(N_C):
+            if WINDOW_ALLOWED[w][c] and ((s.deck[c] > 0) if hidden else (s.hand[p][c] > 0)):
+                out[n] = A_PLAY + c
+                n += 1
+        out[n] = A_CONTINUE
+        n += 1
+    elif st == S_STEP1:
+        for k in range(s.gate_max + 1):
+            out[n] = A_GATE + k
+            n += 1
+    elif st == S_SOURCE:
+        for r in range(N_R):
+            if r != s.source_for and s.rooms[p][r] > 0:
+                out[n] = A_ROOM + r
+                n += 1
+    elif st == S_MOVES:
+        for a in range(N_R):
+            if s.rooms[p][a] > 0:
+                for k in range(s.adj_n[a]):
+                    out[n] = A_MOVE + a * N_R + s.adj[a][k]
+                    n += 1
+        out[n] = A_END
+        n += 1
+    elif st == S_KING_BONUS or st == S_MADAME_BONUS:
+        out[0] = A_TAKE
+        out[1] = A_DECLINE
+        n = 2
+    elif st == S_RECRUIT:
+        for r in range(N_SQ):
+            if can_recruit(s, p, r):
+                out[n] = A_RECRUIT + r
+                n += 1
+        out[n] = A_END
+        n += 1
+    elif st == S_DRAW:
+        if s.observer >= 0 and s.observer != p:
+            out[0] = A_DRAW_UNKNOWN
+            n = 1
+        else:
+            for c in range(N_C):
+                if s.deck[c] > 0:
+                    out[n] = A_DRAW + c
+                    n += 1
+    return n
+
+# ---------------------------------------------------------------- apply
+cdef void play_card(GameState* s, int p, int card) noexcept nogil:
+    if s.observer >= 0 and s.observer != p:
+        s.deck[card] -= 1
+    else:
+        put_private(s, F_HAND, p, card, &s.hand[p][card], s.hand[p][card] - 1)
+    put8(s, F_HAND_SIZE, p, &s.hand_size[p], s.hand_size[p] - 1)
+    put8(s, F_PLAYED_SINCE, p * N_C + card, &s.played_since[p][card], s.played_since[p][card] + 1)
+    if card == C_HONOUR:
+        put8(s, F_HONOURS, p, &s.honours[p], s.honours[p] + 1)
+    else:
+        put8(s, F_DISCARD, card, &s.discard[card], s.discard[card] + 1)
+    if card == C_GOLD:
+        add_gold(s, p, 3)
+    elif card == C_MOVES:
+        put8(s, F_MOVES_BONUS, 0, &s.moves_bonus, s.moves_bonus + 2)
+    elif card == C_GUARDS:
+        put8(s, F_GUARDS, 0, &s.guards, s.guards + 2)
+    elif card == C_KINGSEAL:
+        put8(s, F_TURQ, 0, &s.turq, s.turq + 1)
+    elif card == C_MADAMESEAL:
+        put8(s, F_VIOL, 0, &s.viol, s.viol + 1)
+    elif card == C_LETTER:
+        put8(s, F_REC, 0, &s.rec, s.rec + 1)
+    elif card == C_INTRIGUE:
+        put8(s, F_INTRIGUE, 0, &s.intrigue, 1)
+    elif card == C_FOOTMAN and s.supply[p] > 0:
+        put8(s, F_SUPPLY, p, &s.supply[p], s.supply[p] - 1)
+        add_area(s, p, 1)
+
+cdef inline void put_servant(GameState* s, int p, int target, int sq) noexcept nogil:
+    if target == SOURCE_PARK:
+        put8(s, F_PARK_SERVANT, sq, &s.park_servant[sq], p)
+    else:
+        add_room(s, p, target, 1)
+
+# One servant onto `target` (a room, or park square `sq`): from the play area, else from the
+# only other room holding one, else a SOURCE decision; with none anywhere, nothing.
+cdef void place(GameState* s, int p, int target, int next_stage, int sq) noexcept nogil:
+    cdef int only = 0, n
+    if s.area[p] > 0:
+        add_area(s, p, -1)
+        put_servant(s, p, target, sq)
+        set_stage(s, next_stage)
+        return
+    n = count_source_rooms(s, p, target, &only)
+    if n == 1:
+        add_room(s, p, only, -1)
+        put_servant(s, p, target, sq)
+        set_stage(s, next_stage)
+    elif n == 0:
+        set_stage(s, next_stage)
+    else:
+        put8(s, F_SOURCE_FOR, 0, &s.source_for, target)
+        put8(s, F_PARK_TARGET, 0, &s.park_target, sq)
+        set_stage(s, S_SOURCE)
+
+cdef void place_from_room(GameState* s, int p, int room) noexcept nogil:
+    cdef int target = s.source_for
+    add_room(s, p, room, -1)
+    put_servant(s, p, target, s.park_target)
+    put8(s, F_SOURCE_FOR, 0, &s.source_for, 0)
+    put8(s, F_PARK_TARGET, 0, &s.park_target, -1)
+    if target == GATE:
+        put8(s, F_GATE_LEFT, 0, &s.gate_left, s.gate_left - 1)
+        set_stage(s, S_GATE_PLACE)
+    elif target == KING:
+        set_stage(s, S_MADAME_BONUS)
+    elif target == MADAME:
+        set_stage(s, S_WINDOW4)
+    else:
+        set_stage(s, S_RECRUIT)
+
+cdef void recruit(GameState* s, int p, int sq) noexcept nogil:
+    cdef const Rules* R = s.rules
+    cdef int t = s.tile_at[sq], use, rest, moved, priv
+    if s.rec > 0:
+        put8(s, F_REC, 0, &s.rec, s.rec - 1)
+    else:
+        add_room(s, p, OFFICE, -1)
+        add_area(s, p, 1)
+    use = s.turq if s.turq < R.tile_turq[t] else R.tile_turq[t]
+    rest = R.tile_turq[t] - use
+    if use:
+        put8(s, F_TURQ, 0, &s.turq, s.turq - use)
+    if rest:
+        add_room(s, p, KING, -rest)
+        add_area(s, p, rest)
+    use = s.viol if s.viol < R.tile_viol[t] else R.tile_viol[t]
+    rest = R.tile_viol[t] - use
+    if use:
+        put8(s, F_VIOL, 0, &s.viol, s.viol - use)
+    if rest:
+        add_room(s, p, MADAME, -rest)
+        add_area(s, p, rest)
+    if R.tile_gold[t]:
+        add_gold(s, p, -R.tile_gold[t])
+    put8(s, F_TILE_AT, sq, &s.tile_at[sq], -1)
+    put8(s, F_OWNER, t, &s.owner[t], p)
+    priv = R.tile_priv[t]
+    s.priv[p][priv] += R.tile_amount[t] if priv == P_INCOME else 1
+    if priv == P_SUPPLY:
+        moved = R.tile_amount[t] if R.tile_amount[t] < s.supply[p] else s.supply[p]
+        if moved:
+            put8(s, F_SUPPLY, p, &s.supply[p], s.supply[p] - moved)
+            add_area(s, p, moved)
+    if IS_BORDER[sq] and (s.area[p] > 0 or R.room_fallback):
+        place(s, p, SOURCE_PARK, S_RECRUIT, sq)
+
+cdef void draw_card(GameState* s, int p, int action) noexcept nogil:
+    cdef int c
+    put8(s, F_DECK_SIZE, 0, &s.deck_size, s.deck_size - 1)
+    put8(s, F_HAND_SIZE, p, &s.hand_size[p], s.hand_size[p] + 1)
+    put8(s, F_DRAWN_N, p, &s.drawn_n[p], s.drawn_n[p] + 1)
+    put8(s, F_DRAWS_LEFT, 0, &s.draws_left, s.draws_left - 1)
+    if action != A_DRAW_UNKNOWN:
+        c = action - A_DRAW
+        s.deck[c] -= 1
+        put_private(s, F_HAND, p, c, &s.hand[p][c], s.hand[p][c] + 1)
+        put_private(s, F_DRAWN_T, p, c, &s.drawn_t[p][c], s.drawn_t[p][c] + 1)
+
+cdef void reshuffle(GameState* s) noexcept nogil:
+    cdef int c, q, total = 0
+    for c in range(N_C):
+        s.deck[c] += s.discard[c]
+        total += s.discard[c]
+        put8(s, F_EPOCH, c, &s.epoch[c], s.discard[c])
+        put8(s, F_DISCARD, c, &s.discard[c], 0)
+    put8(s, F_DECK_SIZE, 0, &s.deck_size, total)
+    for q in range(s.n_players):
+        put8(s, F_DRAWN_N, q, &s.drawn_n[q], 0)
+        for c in range(N_C):
+            put_private(s, F_DRAWN_T, q, c, &s.drawn_t[q][c], 0)
+            put8(s, F_PLAYED_SINCE, q * N_C + c, &s.played_since[q][c], 0)
+
+cdef int tiles_in_park(const GameState* s) noexcept nogil:
+    cdef int sq, n = 0
+    for sq in range(N_SQ):
+        if s.tile_at[sq] >= 0:
+            n += 1
+    return n
+
+cdef inline int discard_total(const GameState* s) noexcept nogil:
+    cdef int c, n = 0
+    for c in range(N_C):
+        n += s.discard[c]
+    return n
+
+cdef inline int servants_in_rooms(const GameState* s, int p, int except_room) noexcept nogil:
+    cdef int r, n = 0
+    for r in range(N_R):
+        if r != except_room:
+            n += s.rooms[p][r]
+    return n
+
+# Run automatic steps until a decision point, a chance event or the end (reference: _advance).
+cdef void advance(GameState* s) noexcept nogil:
+    cdef int p, st, v, w, only = 0
+    cdef const Rules* R = s.rules
+    while True:
+        p = s.to_move
+        st = s.stage
+        if st == S_SETUP or st == S_GAME_OVER or st == S_MOVES or st == S_SOURCE:
+            return
+        w = WINDOW_OF[st]
+        if w >= 0:
+            if s.hand_size[p] > 0:
+                return
+            set_stage(s, AFTER_WINDOW[w])
+        elif st == S_TURN_START:
+            if p == 0 and not s.last_round and tiles_in_park(s) <= R.end_trigger_tiles:
+                put8(s, F_LAST_ROUND, 0, &s.last_round, 1)
+            if s.priv[p][P_INCOME]:
+                add_gold(s, p, s.priv[p][P_INCOME])
+            set_stage(s, S_WINDOW1)
+        elif st == S_STEP1:
+            v = s.rooms[p][PARADE] + has_majority(s, p, PARADE) + s.priv[p][P_REINFORCE] + s.guards
+            w = s.area[p] + servants_in_rooms(s, p, GATE)
+            put8(s, F_GATE_MAX, 0, &s.gate_max, v if v < w else w)
+            if s.gate_max >= 1:
+                return
+            set_stage(s, S_WINDOW2)
+        elif st == S_GATE_PLACE:
+            if s.gate_left == 0:
+                put8(s, F_GATE_MAX, 0, &s.gate_max, 0)
+                set_stage(s, S_WINDOW2)
+            else:
+                put8(s, F_GATE_LEFT, 0, &s.gate_left, s.gate_left - 1)
+                place(s, p, GATE, S_GATE_PLACE, -1)
+                if s.stage == S_SOURCE:
+                    put8(s, F_GATE_LEFT, 0, &s.gate_left, s.gate_left + 1)
+                    return
+        elif st == S_STEP2:
+            v = s.rooms[p][STAIRS] + has_majority(s, p, STAIRS) + s.priv[p][P_MOVE] + s.moves_bonus
+            if v > 0 and servants_in_rooms(s, p, -1) > 0:
+                put8(s, F_MOVES_LEFT, 0, &s.moves_left, v)
+                set_stage(s, S_MOVES)
+                return
+            set_stage(s, S_WINDOW3)
+        elif st == S_STEP3:
+            v = s.rooms[p][MINT] + has_majority(s, p, MINT)
+            if v:
+                add_gold(s, p, v)
+            set_stage(s, S_KING_BONUS)
+        elif st == S_KING_BONUS or st == S_MADAME_BONUS:
+            v = KING if st == S_KING_BONUS else MADAME
+            if has_majority(s, p, v) and (s.area[p] > 0 or (R.room_fallback and count_source_rooms(s, p, v, &only) > 0)):
+                return
+            set_stage(s, S_MADAME_BONUS if st == S_KING_BONUS else S_WINDOW4)
+        elif st == S_STEP4:
+            if s.priv[p][P_TURQUOISE]:
+                put8(s, F_TURQ, 0, &s.turq, s.turq + s.priv[p][P_TURQUOISE])
+            if s.priv[p][P_VIOLET]:
+                put8(s, F_VIOL, 0, &s.viol, s.viol + s.priv[p][P_VIOLET])
+            if s.priv[p][P_SECRETARY]:
+                put8(s, F_REC, 0, &s.rec, s.rec + s.priv[p][P_SECRETARY])
+            set_stage(s, S_RECRUIT)
+        elif st == S_RECRUIT:
+            if any_recruit(s, p):
+                return
+            set_stage(s, S_STEP5)
+        elif st == S_STEP5:
+            put8(s, F_TURQ, 0, &s.turq, 0)
+            put8(s, F_VIOL, 0, &s.viol, 0)
+            put8(s, F_REC, 0, &s.rec, 0)
+            put8(s, F_DRAWS_LEFT, 0, &s.draws_left, s.rooms[p][BACKDOOR] + s.priv[p][P_CARDS])
+            set_stage(s, S_DRAW)
+        elif st == S_DRAW:
+            if s.draws_left > 0 and s.deck_size == 0 and discard_total(s) > 0:
+                reshuffle(s)
+            if s.draws_left > 0 and s.deck_size > 0:
+                return
+            put8(s, F_DRAWS_LEFT, 0, &s.draws_left, 0)
+            set_stage(s, S_WINDOW5)
+        elif st == S_TURN_END:
+            put8(s, F_INTRIGUE, 0, &s.intrigue, 0)
+            put8(s, F_GUARDS, 0, &s.guards, 0)
+            put8(s, F_MOVES_BONUS, 0, &s.moves_bonus, 0)
+            v = (p + 1) % s.n_players
+            if v == 0:
+                if s.last_round or s.round >= R.round_cap:
+                    set_stage(s, S_GAME_OVER)
+                    return
+                s.key ^= zkey(F_ROUND, 0, s.round) ^ zkey(F_ROUND, 0, s.round + 1)
+                s.round += 1
+            put8(s, F_TO_MOVE, 0, &s.to_move, v)
+            set_stage(s, S_TURN_START)
+        else:
+            return
+
+# Perform one decision or chance outcome (assumed legal), then the automatic steps after it.
+cdef void apply_action(GameState* s, int action) noexcept nogil:
+    cdef int p = s.to_move, st = s.stage, a, b, room
+    if st == S_SETUP:
+        add_area(s, p, -1)
+        add_room(s, p, action - A_ROOM, 1)
+        put8(s, F_SETUP_COUNT, 0, &s.setup_count, s.setup_count + 1)
+        if s.setup_count == SETUP_FREE * s.n_players:
+            put8(s, F_TO_MOVE, 0, &s.to_move, 0)
+            s.key ^= zkey(F_ROUND, 0, s.round) ^ zkey(F_ROUND, 0, 1)
+            s.round = 1
+            set_stage(s, S_TURN_START)
+        else:
+            put8(s, F_TO_MOVE, 0, &s.to_move, s.setup_count // SETUP_FREE)
+    elif WINDOW_OF[st] >= 0:
+        if action == A_CONTINUE:
+            set_stage(s, AFTER_WINDOW[WINDOW_OF[st]])
+        else:
+            play_card(s, p, action - A_PLAY)
+    elif st == S_STEP1:
+        put8(s, F_GATE_LEFT, 0, &s.gate_left, action - A_GATE)
+        set_stage(s, S_GATE_PLACE)
+    elif st == S_SOURCE:
+        place_from_room(s, p, action - A_ROOM)
+    elif st == S_MOVES:
+        if action == A_END:
+            put8(s, F_MOVES_LEFT, 0, &s.moves_left, 0)
+        else:
+            a = (action - A_MOVE) // N_R
+            b = (action - A_MOVE) % N_R
+            add_room(s, p, a, -1)
+            add_room(s, p, b, 1)
+            put8(s, F_MOVES_LEFT, 0, &s.moves_left, s.moves_left - 1)
+        if s.moves_left == 0:
+            set_stage(s, S_WINDOW3)
+    elif st == S_KING_BONUS or st == S_MADAME_BONUS:
+        room = KING if st == S_KING_BONUS else MADAME
+        a = S_MADAME_BONUS if st == S_KING_BONUS else S_WINDOW4
+        set_stage(s, a)
+        if action == A_TAKE:
+            place(s, p, room, a, -1)
+    elif st == S_RECRUIT:
+        if action == A_END:
+            set_stage(s, S_STEP5)
+        else:
+            recruit(s, p, action - A_RECRUIT)
+    elif st == S_DRAW:
+        draw_card(s, p, action)
+    advance(s)
+
+# ---------------------------------------------------------------- keys from scratch
+cdef uint64_t private_key(const GameState* s, int p) noexcept nogil:
+    cdef uint64_t k = 0
+    cdef int c
+    for c in range(N_C):
+        k ^= zkey(F_HAND, p * N_C + c, s.hand[p][c]) ^ zkey(F_DRAWN_T, p * N_C + c, s.drawn_t[p][c])
+    return k
+
+cdef uint64_t public_key(const GameState* s) noexcept nogil:
+    cdef uint64_t k = 0
+    cdef int i, p, n = s.n_players
+    k ^= zkey(F_NPLAYERS, 0, n) ^ zkey(F_DECK_SIZE, 0, s.deck_size) ^ zkey(F_ROUND, 0, s.round)
+    k ^= zkey(F_LAST_ROUND, 0, s.last_round) ^ zkey(F_STAGE, 0, s.stage) ^ zkey(F_TO_MOVE, 0, s.to_move)
+    k ^= zkey(F_SETUP_COUNT, 0, s.setup_count) ^ zkey(F_GATE_LEFT, 0, s.gate_left)
+    k ^= zkey(F_GATE_MAX, 0, s.gate_max) ^ zkey(F_MOVES_LEFT, 0, s.moves_left)
+    k ^= zkey(F_SOURCE_FOR, 0, s.source_for) ^ zkey(F_PARK_TARGET, 0, s.park_target)
+    k ^= zkey(F_TURQ, 0, s.turq) ^ zkey(F_VIOL, 0, s.viol) ^ zkey(F_REC, 0, s.rec)
+    k ^= zkey(F_GUARDS, 0, s.guards) ^ zkey(F_MOVES_BONUS, 0, s.moves_bonus)
+    k ^= zkey(F_INTRIGUE, 0, s.intrigue) ^ zkey(F_DRAWS_LEFT, 0, s.draws_left)
+    for i in range(N_R):
+        k ^= zkey(F_LAYOUT, i, s.layout[i])
+    for i in range(N_SQ):
+        k ^= zkey(F_TILE_AT, i, s.tile_at[i]) ^ zkey(F_PARK_SERVANT, i, s.park_servant[i])
+    for i in range(s.rules.n_tiles):
+        k ^= zkey(F_OWNER, i, s.owner[i])
+    for i in range(N_C):
+        k ^= zkey(F_DISCARD, i, s.discard[i]) ^ zkey(F_EPOCH, i, s.epoch[i])
+    for p in range(n):
+        k ^= zkey(F_AREA, p, s.area[p]) ^ zkey(F_SUPPLY, p, s.supply[p]) ^ zkey(F_GOLD, p, s.gold[p])
+        k ^= zkey(F_HAND_SIZE, p, s.hand_size[p]) ^ zkey(F_HONOURS, p, s.honours[p])
+        k ^= zkey(F_DRAWN_N, p, s.drawn_n[p])
+        for i in range(N_R):
+            k ^= zkey(F_ROOMS, p * N_R + i, s.rooms[p][i])
+            k ^= zkey(F_PLAYED_SINCE, p * N_C + i, s.played_since[p][i])
+    return k
+
+cdef uint64_t compute_key(const GameState* s) noexcept nogil:
+    cdef uint64_t k = public_key(s)
+    cdef int p
+    for p in range(s.n_players):
+        k ^= private_key(s, p)
+    return k
+
+cdef uint64_t info_key(const GameState* s, int seat) noexcept nogil:
+    cdef uint64_t k = s.key
+    cdef int p
+    for p in range(s.n_players):
+        if p != seat:
+            k ^= s.hand_key[p]
+    return k
+
+# ---------------------------------------------------------------- scoring
+cdef void final_scores(const GameState* s, int* out) noexcept nogil:
+    cdef const Rules* R = s.rules
+    cdef int n = s.n_players, p, t, side, i, sq, count, group, shared, place
+    cdef int counts[MAX_P]
+    cdef int best
+    for p in range(n):
+        out[p] = R.honour_vp * s.honours[p] + (s.hand_size[p] if s.hand_size[p] < R.hand_vp_cap else R.hand_vp_cap)
+    for t in range(R.n_tiles):
+        if s.owner[t] >= 0:
+            out[s.owner[t]] += R.tile_vp[t]
+    for side in range(4):
+        for p in range(n):
+            counts[p] = 0
+        for i in range(6):
+            sq = SIDE_SQ[side][i]
+            if s.park_servant[sq] >= 0:
+                counts[s.park_servant[sq]] += 1
+        place = 0
+        while place < 2:
+            best = 0
+            for p in range(n):
+                if counts[p] > best:
+                    best = counts[p]
+            if best == 0:
+                break
+            group = 0
+            for p in range(n):
+                if counts[p] == best:
+                    group += 1
+            shared = 0
+            for i in range(place, place + group):
+                if i < 2:
+                    shared += R.park_points[side][i]
+            for p in range(n):
+                if counts[p] == best:
+                    out[p] += shared // group
+                    counts[p] = 0
+            place += group
+
+cdef void final_returns(const GameState* s, double* out) noexcept nogil:
+    cdef int sc[MAX_P]
+    cdef int p, n = s.n_players, winners = 0, bs = -1, bg = -1
+    final_scores(s, sc)
+    for p in range(n):
+        if sc[p] > bs or (sc[p] == bs and s.gold[p] > bg):
+            bs = sc[p]
+            bg = s.gold[p]
+    for p in range(n):
+        if sc[p] == bs and s.gold[p] == bg:
+            winners += 1
+    for p in range(n):
+        out[p] = (1.0 / winners) if (sc[p] == bs and s.gold[p] == bg) else 0.0
+
+# ---------------------------------------------------------------- hidden information
+cdef void view_state(const GameState* s, int seat, GameState* out) noexcept nogil:
+    cdef int q, c
+    memcpy(out, s, sizeof(GameState))
+    for q in range(s.n_players):
+        if q != seat:
+            for c in range(N_C):
+                out.deck[c] += out.hand[q][c]
+                put_private(out, F_HAND, q, c, &out.hand[q][c], 0)
+                put_private(out, F_DRAWN_T, q, c, &out.drawn_t[q][c], 0)
+    out.observer = seat
+
+cdef int weighted_pick(const int* w, int n, Rng* rng) noexcept nogil:
+    cdef int i, total = 0, r
+    for i in range(n):
+        total += w[i]
+    if total <= 0:
+        return 0            # an inconsistent state; never reached from a legal game
+    r = rng_below(rng, total)
+    for i in range(n):
+        if r < w[i]:
+            return i
+        r -= w[i]
+    return n - 1
+
+# Kuhn-style augmenting path (reference: determinize.split_epoch_draws).
+cdef int augment(int c, int* seen, int seat, int n, int flow[MAX_P][N_C], int* used,
+                 int cap[MAX_P][N_C], const int8_t* demand) noexcept nogil:
+    cdef int q, c2
+    for q in range(n):
+        if q == seat or seen[q] or flow[q][c] >= cap[q][c]:
+            continue
+        seen[q] = 1
+        if used[q] < demand[q]:
+            flow[q][c] += 1
+            used[q] += 1
+            return 1
+        for c2 in range(N_C):
+            if c2 != c and flow[q][c2] > 0 and augment(c2, seen, seat, n, flow, used, cap, demand):
+                flow[q][c2] -= 1
+                flow[q][c] += 1
+                return 1
+    return 0
+
+cdef int split_epoch_draws(const GameState* s, int seat, const int* deck,
+                           int hands[MAX_P][N_C], int flow[MAX_P][N_C]) noexcept nogil:
+    cdef int cap[MAX_P][N_C]
+    cdef int used[MAX_P]
+    cdef int seen[MAX_P]
+    cdef int q, c, k, supply, n = s.n_players
+    for q in range(MAX_P):
+        used[q] = 0
+        for c in range(N_C):
+            flow[q][c] = 0
+            cap[q][c] = (hands[q][c] + s.played_since[q][c]) if q < n else 0
+    for c in range(N_C):
+        supply = s.epoch[c] - s.drawn_t[seat][c] - deck[c]
+        for k in range(supply):
+            seen[0] = seen[1] = seen[2] = seen[3] = 0
+            if not augment(c, seen, seat, n, flow, used, cap, s.drawn_n):
+                return 0
+    for q in range(n):
+        if q != seat and used[q] != s.drawn_n[q]:
+            return 0
+    return 1
+
+cdef void determinize_state(const GameState* s, int seat, Rng* rng, GameState* out) noexcept nogil:
+    cdef int pool[N_C]
+    cdef int cap[N_C]
+    cdef int remaining[N_C]
+    cdef int deck_cap[N_C]
+    cdef int deck[N_C]
+    cdef int hands[MAX_P][N_C]
+    cdef int flow[MAX_P][N_C]
+    cdef int q, c, i, e, attempt, ok = 0
+    for c in range(N_C):
+        pool[c] = s.deck[c]
+        for q in range(s.n_players):
+            if q != seat:
+                pool[c] += s.hand[q][c]
+        e = s.epoch[c] - s.drawn_t[seat][c]
+        cap[c] = pool[c] if pool[c] < e else e
+    for attempt in range(MAX_TRIES):
+        for c in range(N_C):
+            remaining[c] = pool[c]
+            deck_cap[c] = cap[c]
+            deck[c] = 0
+        for i in range(s.deck_size):
+            c = weighted_pick(deck_cap, N_C, rng)
+            deck[c] += 1
+            deck_cap[c] -= 1
+            remaining[c] -= 1
+        for q in range(MAX_P):
+            for c in range(N_C):
+                hands[q][c] = 0
+        for q in range(s.n_players):
+            if q != seat:
+                for i in range(s.hand_size[q]):
+                    c = weighted_pick(remaining, N_C, rng)
+                    hands[q][c] += 1
+                    remaining[c] -= 1
+        ok = split_epoch_draws(s, seat, deck, hands, flow)
+        if ok:
+            break
+    memcpy(out, s, sizeof(GameState))
+    out.observer = -1
+    for c in range(N_C):
+        out.deck[c] = deck[c]
+    for q in range(s.n_players):
+        if q != seat:
+            for c in range(N_C):
+                put_private(out, F_HAND, q, c, &out.hand[q][c], hands[q][c])
+                put_private(out, F_DRAWN_T, q, c, &out.drawn_t[q][c], flow[q][c] if ok else 0)
+
+# ---------------------------------------------------------------- random play
+# A uniformly random legal action; a chance event follows the pile's probabilities.
+cdef int random_action(const GameState* s, Rng* rng, int* buf) noexcept nogil:
+    cdef int w[N_C]
+    cdef int c, n
+    if s.stage == S_DRAW and not (s.observer >= 0 and s.observer != s.to_move):
+        for c in range(N_C):
+            w[c] = s.deck[c]
+        return A_DRAW + weighted_pick(w, N_C, rng)
+    n = legal_actions(s, buf)
+    return buf[rng_below(rng, n)]
+
+cdef int random_playout(GameState* s, Rng* rng) noexcept nogil:
+    cdef int buf[LEGAL_BUF]
+    cdef int steps = 0
+    while s.stage != S_GAME_OVER:
+        apply_action(s, random_action(s, rng, buf))
+        steps += 1
+    return steps
+
+# ================================================================ Python API
+cdef class RulesBox:
+    """Holds one game's flattened component data and options for the C code."""
+
+    def __cinit__(self, components, options):
+        cdef int i, t
+        memset(&self.rules, 0, sizeof(Rules))
+        self.components = components
+        self.options = options
+        if len(components.tiles) > MAX_T:
+            raise PalaisError(f"a component set holds at most {MAX_T} tiles")
+        self.rules.n_tiles = len(components.tiles)
+        for t, tile in enumerate(components.tiles):
+            self.rules.tile_gold[t] = tile.gold
+            self.rules.tile_turq[t] = tile.turquoise
+            self.rules.tile_viol[t] = tile.violet
+            self.rules.tile_vp[t] = tile.vp
+            self.rules.tile_priv[t] = tile.privilege
+            self.rules.tile_amount[t] = tile.amount
+        for i in range(N_C):
+            self.rules.cards_per_type[i] = components.cards_per_type[i]
+        for i in range(4):
+            self.rules.park_points[i][0] = components.park_points[i][0]
+            self.rules.park_points[i][1] = components.park_points[i][1]
+        self.rules.round_cap = options.round_cap
+        self.rules.end_trigger_tiles = options.end_trigger_tiles
+        self.rules.setup_on_gate = 1 if options.setup_on_gate else 0
+        self.rules.room_fallback = 1 if options.room_fallback else 0
+        self.rules.hand_vp_cap = options.hand_vp_cap
+        self.rules.honour_vp = options.honour_vp
+
+
+def _defaults(components, options):
+    from engine.components import default_components
+    from engine.options import RuleOptions
+    return components or default_components(), options or RuleOptions()
+
+
+cdef class State:
+    """A position of a game, backed by the C struct. Same API as engine.reference.ReferenceState."""
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("use State.new_game(...) or State.from_snapshot(...)")
+
+    @staticmethod
+    cdef State _wrap(RulesBox box):
+        cdef State out = State.__new__(State)
+        out.box = box
+        out.st.rules = &box.rules
+        return out
+
+    @staticmethod
+    def new_game(int n_players, seed=0, components=None, options=None, first_game=False,
+                 deal=None, layout=None):
+        from engine.deal import initial_snapshot
+        components, options = _defaults(components, options)
+        snap = initial_snapshot(n_players, seed, components, first_game, deal, layout)
+        cdef State out = State._wrap(RulesBox(components, options))
+        out._load(snap)
+        advance(&out.st)
+        return out
+
+    @staticmethod
+    def from_snapshot(snap, components=None, options=None):
+        components, options = _defaults(components, options)
+        cdef State out = State._wrap(RulesBox(components, options))
+        out._load(snap)
+        return out
+
+    cdef void _load(self, snap) except *:
+        cdef GameState* s = &self.st
+        cdef const Rules* R = s.rules
+        cdef int p, r, c, i, t, cell, row, col, k
+        s.n_players = snap.n_players
+        s.observer = snap.observer
+        for i in range(N_R):
+            s.layout[i] = snap.layout[i]
+        for i in range(N_SQ):
+            s.tile_at[i] = snap.tile_at[i]
+            s.park_servant[i] = snap.park_servant[i]
+        for t in range(MAX_T):
+            s.owner[t] = snap.owner[t] if t < R.n_tiles else -1
+        memset(s.rooms, 0, sizeof(s.rooms))
+        memset(s.hand, 0, sizeof(s.hand))
+        memset(s.drawn_t, 0, sizeof(s.drawn_t))
+        memset(s.played_since, 0, sizeof(s.played_since))
+        memset(s.priv, 0, sizeof(s.priv))
+        for p in range(MAX_P):
+            s.area[p] = s.supply[p] = s.hand_size[p] = s.honours[p] = s.drawn_n[p] = 0
+            s.gold[p] = 0
+        for p in range(s.n_players):
+            s.area[p] = snap.area[p]
+            s.supply[p] = snap.supply[p]
+            s.gold[p] = snap.gold[p]
+            s.hand_size[p] = snap.hand_size[p]
+            s.honours[p] = snap.honours[p]
+            s.drawn_n[p] = snap.drawn_n[p]
+            for r in range(N_R):
+                s.rooms[p][r] = snap.rooms[p][r]
+            for c in range(N_C):
+                s.hand[p][c] = snap.hand[p][c]
+                s.drawn_t[p][c] = snap.drawn_t[p][c]
+                s.played_since[p][c] = snap.played_since[p][c]
+        for t in range(R.n_tiles):
+            if s.owner[t] >= 0:
+                s.priv[s.owner[t]][R.tile_priv[t]] += R.tile_amount[t] if R.tile_priv[t] == P_INCOME else 1
+        for c in range(N_C):
+            s.deck[c] = snap.deck[c]
+            s.discard[c] = snap.discard[c]
+            s.epoch[c] = snap.epoch[c]
+        s.deck_size = snap.deck_size
+        s.round = snap.round
+        s.last_round = snap.last_round
+        s.stage = snap.stage
+        s.to_move = snap.to_move
+        s.setup_count = snap.setup_count
+        s.gate_left = snap.gate_left
+        s.gate_max = snap.gate_max
+        s.moves_left = snap.moves_left
+        s.source_for = snap.source_for
+        s.park_target = snap.park_target
+        s.turq = snap.turq
+        s.viol = snap.viol
+        s.rec = snap.rec
+        s.guards = snap.guards
+        s.moves_bonus = snap.moves_bonus
+        s.intrigue = snap.intrigue
+        s.draws_left = snap.draws_left
+        cell_of = {snap.layout[i]: i for i in range(N_R)}
+        for r in range(N_R):
+            row, col = divmod(cell_of[r], 3)
+            near = sorted(snap.layout[rr * 3 + cc] for rr, cc in
+                          ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
+                          if 0 <= rr < 3 and 0 <= cc < 3)
+            s.adj_n[r] = len(near)
+            for k in range(4):
+                s.adj[r][k] = near[k] if k < len(near) else -1
+        s.key = compute_key(s)
+        for p in range(MAX_P):
+            s.hand_key[p] = private_key(s, p) if p < s.n_players else 0
+
+    def snapshot(self):
+        cdef GameState* s = &self.st
+        cdef int n = s.n_players
+        return Snapshot(
+            n_players=n,
+            layout=[s.layout[i] for i in range(N_R)],
+            tile_at=[s.tile_at[i] for i in range(N_SQ)],
+            park_servant=[s.park_servant[i] for i in range(N_SQ)],
+            rooms=[[s.rooms[p][r] for r in range(N_R)] for p in range(n)],
+            area=[s.area[p] for p in range(n)],
+            supply=[s.supply[p] for p in range(n)],
+            gold=[s.gold[p] for p in range(n)],
+            owner=[s.owner[t] for t in range(s.rules.n_tiles)],
+            hand=[[s.hand[p][c] for c in range(N_C)] for p in range(n)],
+            hand_size=[s.hand_size[p] for p in range(n)],
+            deck=[s.deck[c] for c in range(N_C)],
+            deck_size=s.deck_size,
+            discard=[s.discard[c] for c in range(N_C)],
+            honours=[s.honours[p] for p in range(n)],
+            epoch=[s.epoch[c] for c in range(N_C)],
+            drawn_t=[[s.drawn_t[p][c] for c in range(N_C)] for p in range(n)],
+            drawn_n=[s.drawn_n[p] for p in range(n)],
+            played_since=[[s.played_since[p][c] for c in range(N_C)] for p in range(n)],
+            round=s.round, last_round=s.last_round, stage=s.stage, to_move=s.to_move,
+            setup_count=s.setup_count, gate_left=s.gate_left, gate_max=s.gate_max,
+            moves_left=s.moves_left, source_for=s.source_for, park_target=s.park_target,
+            turq=s.turq, viol=s.viol, rec=s.rec, guards=s.guards, moves_bonus=s.moves_bonus,
+            intrigue=s.intrigue, draws_left=s.draws_left, observer=s.observer,
+        )
+
+    cpdef State copy(self):
+        cdef State out = State._wrap(self.box)
+        memcpy(&out.st, &self.st, sizeof(GameState))
+        out.st.rules = &self.box.rules
+        return out
+
+    def __copy__(self):
+        return self.copy()
+
+    @property
+    def components(self):
+        return self.box.components
+
+    @property
+    def options(self):
+        return self.box.options
+
+    @property
+    def n_players(self):
+        return self.st.n_players
+
+    @property
+    def stage(self):
+        return self.st.stage
+
+    @property
+    def to_move(self):
+        return self.st.to_move
+
+    @property
+    def observer(self):
+        return self.st.observer
+
+    def current_player(self):
+        return current_player(&self.st)
+
+    def is_terminal(self):
+        return self.st.stage == S_GAME_OVER
+
+    def is_chance(self):
+        return self.st.stage == S_DRAW
+
+    @property
+    def key(self):
+        return self.st.key
+
+    def compute_key(self):
+        return compute_key(&self.st)
+
+    def info_key(self, int seat):
+        return info_key(&self.st, seat)
+
+    def tiles_in_park(self):
+        return tiles_in_park(&self.st)
+
+    def privileges(self, int seat):
+        return [self.st.priv[seat][i] for i in range(N_PRIV)]
+
+    def has_majority(self, int seat, int room):
+        return bool(has_majority(&self.st, seat, room))
+
+    def legal_actions(self):
+        cdef int buf[LEGAL_BUF]
+        cdef int n = legal_actions(&self.st, buf)
+        return [buf[i] for i in range(n)]
+
+    def deck_counts(self):
+        """Per card type, the draw pile's count (in a view: the observer's unknown pool)."""
+        return [self.st.deck[c] for c in range(N_C)]
+
+    def chance_outcomes(self):
+        cdef GameState* s = &self.st
+        if s.stage != S_DRAW:
+            return []
+        if s.observer >= 0 and s.observer != s.to_move:
+            return [(A_DRAW_UNKNOWN, 1.0)]
+        total = sum(s.deck[c] for c in range(N_C))
+        return [(A_DRAW + c, s.deck[c] / total) for c in range(N_C) if s.deck[c] > 0]
+
+    def apply(self, int action):
+        """Perform one legal decision or chance outcome (IllegalAction otherwise)."""
+        cdef int buf[LEGAL_BUF]
+        cdef int n = legal_actions(&self.st, buf), i
+        for i in range(n):
+            if buf[i] == action:
+                apply_action(&self.st, action)
+                return
+        raise IllegalAction(f"action {action} is not legal here")
+
+    def scores(self):
+        cdef int out[MAX_P]
+        final_scores(&self.st, out)
+        return [out[p] for p in range(self.st.n_players)]
+
+    def returns(self):
+        cdef double out[MAX_P]
+        final_returns(&self.st, out)
+        return [out[p] for p in range(self.st.n_players)]
+
+    def _check_seat(self, int seat):
+        if not 0 <= seat < self.st.n_players:
+            raise PalaisError(f"no seat {seat + 1} in a {self.st.n_players}-player game")
+        if self.st.observer >= 0 and self.st.observer != seat:
+            raise PalaisError(f"a view from seat {self.st.observer + 1} cannot be seen from seat {seat + 1}")
+
+    def view(self, int seat):
+        """The position as `seat` sees it (other hands merged into the unknown pool)."""
+        self._check_seat(seat)
+        cdef State out = State._wrap(self.box)
+        view_state(&self.st, seat, &out.st)
+        return out
+
+    def determinize(self, int seat, rng):
+        """A full state agreeing with all `seat` knows; `rng` is an engine.rng.Rng (advanced)."""
+        self._check_seat(seat)
+        cdef Rng r
+        r.state = rng.state
+        cdef State out = State._wrap(self.box)
+        determinize_state(&self.st, seat, &r, &out.st)
+        rng.state = r.state
+        return out
+
+    def playout(self, rng):
+        """Play uniformly random actions to the end (chance by the pile); returns the steps."""
+        cdef Rng r
+        r.state = rng.state
+        cdef int steps
+        with nogil:
+            steps = random_playout(&self.st, &r)
+        rng.state = r.state
+        return steps
