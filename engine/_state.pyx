@@ -168,8 +168,9 @@ cdef inline uint64_t zkey(int field, int idx, int value) noexcept nogil:
 
 # ---------------------------------------------------------------- setters (keep the key)
 cdef inline void put8(GameState* s, int field, int idx, int8_t* slot, int value) noexcept nogil:
-    s.key ^= zkey(field, idx, slot[0]) ^ zkey(field, idx, value)
-    slot[0] = <int8_t>value
+    if slot[0] != value:
+        s.key ^= zkey(field, idx, slot[0]) ^ zkey(field, idx, value)
+        slot[0] = <int8_t>value
 
 cdef inline void put_private(GameState* s, int field, int p, int c, int8_t* slot, int value) noexcept nogil:
     cdef uint64_t d = zkey(field, p * N_C + c, slot[0]) ^ zkey(field, p * N_C + c, value)
@@ -177,8 +178,10 @@ cdef inline void put_private(GameState* s, int field, int p, int c, int8_t* slot
     s.hand_key[p] ^= d
     slot[0] = <int8_t>value
 
+# The stage passes through many automatic values inside one apply_action; it is written raw
+# here and its key is brought up to date once, at the end of apply_action.
 cdef inline void set_stage(GameState* s, int v) noexcept nogil:
-    put8(s, F_STAGE, 0, &s.stage, v)
+    s.stage = <int8_t>v
 
 cdef inline void add_room(GameState* s, int p, int r, int d) noexcept nogil:
     put8(s, F_ROOMS, p * N_R + r, &s.rooms[p][r], s.rooms[p][r] + d)
@@ -604,6 +607,8 @@ cdef void apply_action(GameState* s, int action) noexcept nogil:
     elif st == S_DRAW:
         draw_card(s, p, action)
     advance(s)
+    if s.stage != st:
+        s.key ^= zkey(F_STAGE, 0, st) ^ zkey(F_STAGE, 0, s.stage)
 
 # ---------------------------------------------------------------- keys from scratch
 cdef uint64_t private_key(const GameState* s, int p) noexcept nogil:
@@ -844,6 +849,25 @@ cdef int random_playout(GameState* s, Rng* rng) noexcept nogil:
         steps += 1
     return steps
 
+# ---------------------------------------------------------------- perft
+# Sequences of `depth` decisions and chance events from `s`; a chance event branches once per
+# card type it can produce; a game that ends before `depth` counts 0 (RULES.md §10).
+cdef long long perft_count(const GameState* s, int depth) noexcept nogil:
+    cdef int buf[LEGAL_BUF]
+    cdef int n, i
+    cdef long long total = 0
+    cdef GameState child
+    if depth == 0:
+        return 1
+    if s.stage == S_GAME_OVER:
+        return 0
+    n = legal_actions(s, buf)
+    for i in range(n):
+        memcpy(&child, s, sizeof(GameState))
+        apply_action(&child, buf[i])
+        total += perft_count(&child, depth - 1)
+    return total
+
 # ================================================================ Python API
 cdef class RulesBox:
     """Holds one game's flattened component data and options for the C code."""
@@ -904,6 +928,7 @@ cdef class State:
         cdef State out = State._wrap(RulesBox(components, options))
         out._load(snap)
         advance(&out.st)
+        out.st.key = compute_key(&out.st)      # advance() leaves the stage's key to its caller
         return out
 
     @staticmethod
@@ -1135,6 +1160,26 @@ cdef class State:
         cdef State out = State._wrap(self.box)
         determinize_state(&self.st, seat, &r, &out.st)
         rng.state = r.state
+        return out
+
+    def perft(self, int depth):
+        """Count the action sequences of length `depth` (see RULES.md §10 'perft')."""
+        if depth < 0:
+            raise PalaisError("perft depth must be >= 0")
+        cdef long long n
+        with nogil:
+            n = perft_count(&self.st, depth)
+        return n
+
+    def perft_divide(self, int depth):
+        """[(action, perft(depth - 1) after it)] for each legal action, in canonical order."""
+        if depth < 1:
+            raise PalaisError("perft divide needs depth >= 1")
+        out = []
+        for action in self.legal_actions():
+            child = self.copy()
+            child.apply(action)
+            out.append((action, child.perft(depth - 1)))
         return out
 
     def playout(self, rng):
