@@ -6,6 +6,20 @@
 
 from libc.stdint cimport uint64_t, uint32_t, int8_t, int32_t
 from libc.string cimport memcpy, memset
+from libc.stdio cimport fprintf, stderr
+from libc.stdlib cimport abort
+
+# The checked build (PALAIS_CHECKED=1, see setup.py) verifies every apply_action: the action
+# is legal before, and after it the incremental keys equal the from-scratch ones and no
+# count went negative. A failure prints what broke and aborts, like a C assert. In the
+# fast build PALAIS_CHECKED is the constant 0 and the C compiler drops the checks.
+cdef extern from *:
+    """
+    #ifndef PALAIS_CHECKED
+    #define PALAIS_CHECKED 0
+    #endif
+    """
+    int PALAIS_CHECKED
 
 from engine.constants import (
     WINDOW_CARDS, BORDER, SIDES, FIRST_GAME_LAYOUT, SOURCE_PARK as _SOURCE_PARK,
@@ -558,9 +572,42 @@ cdef void advance(GameState* s) noexcept nogil:
         else:
             return
 
+cdef void check_failed(const char* what, int action, int stage) noexcept nogil:
+    fprintf(stderr, "palais checked build: %s (action %d, stage %d)\n", what, action, stage)
+    abort()
+
+cdef void check_before(const GameState* s, int action) noexcept nogil:
+    cdef int buf[LEGAL_BUF]
+    cdef int n = legal_actions(s, buf), i
+    for i in range(n):
+        if buf[i] == action:
+            return
+    check_failed("illegal action applied", action, s.stage)
+
+cdef void check_after(const GameState* s, int action) noexcept nogil:
+    cdef int p, r, c
+    if s.key != compute_key(s):
+        check_failed("incremental key differs from the recomputed key", action, s.stage)
+    for p in range(s.n_players):
+        if s.hand_key[p] != private_key(s, p):
+            check_failed("incremental private key differs", action, s.stage)
+        if s.area[p] < 0 or s.supply[p] < 0 or s.gold[p] < 0 or s.hand_size[p] < 0:
+            check_failed("a seat's count went negative", action, s.stage)
+        for r in range(N_R):
+            if s.rooms[p][r] < 0:
+                check_failed("a room count went negative", action, s.stage)
+        for c in range(N_C):
+            if s.hand[p][c] < 0:
+                check_failed("a hand count went negative", action, s.stage)
+    for c in range(N_C):
+        if s.deck[c] < 0 or s.discard[c] < 0:
+            check_failed("a pile count went negative", action, s.stage)
+
 # Perform one decision or chance outcome (assumed legal), then the automatic steps after it.
 cdef void apply_action(GameState* s, int action) noexcept nogil:
     cdef int p = s.to_move, st = s.stage, a, b, room
+    if PALAIS_CHECKED:
+        check_before(s, action)
     if st == S_SETUP:
         add_area(s, p, -1)
         add_room(s, p, action - A_ROOM, 1)
@@ -609,6 +656,8 @@ cdef void apply_action(GameState* s, int action) noexcept nogil:
     advance(s)
     if s.stage != st:
         s.key ^= zkey(F_STAGE, 0, st) ^ zkey(F_STAGE, 0, s.stage)
+    if PALAIS_CHECKED:
+        check_after(s, action)
 
 # ---------------------------------------------------------------- keys from scratch
 cdef uint64_t private_key(const GameState* s, int p) noexcept nogil:

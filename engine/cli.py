@@ -1,0 +1,159 @@
+"""The `palais` command line: thin click wrappers over the rules core.
+
+`palais random-game` plays a seeded game of uniformly random moves and prints it turn by
+turn (optionally writing a game record); `palais perft` counts action sequences from a new
+game or a position string, with a per-action divide. Later issues add search commands here.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from .constants import ROOMS, S_SETUP
+from .errors import PalaisError
+from .rng import Rng
+
+
+def _implementation(reference: bool):
+    if reference:
+        from .reference import ReferenceState
+        return ReferenceState
+    from .state import State
+    return State
+
+
+def _load_components(path):
+    from .components import default_components, load_components
+    return load_components(path) if path else default_components()
+
+
+def _layout_text(layout) -> str:
+    return " / ".join(" ".join(ROOMS[r] for r in layout[row * 3:row * 3 + 3]) for row in range(3))
+
+
+def _turn_label(state) -> str:
+    if state.stage == S_SETUP:
+        return f"setup    seat {state.to_move + 1}"
+    return f"round {state.snapshot().round:<2} seat {state.to_move + 1}"
+
+
+def _score_line(state) -> str:
+    scores = state.scores()
+    returns = state.returns()
+    winners = [q for q, r in enumerate(returns) if r > 0]
+    parts = ", ".join(f"seat {q + 1} {v} VP" for q, v in enumerate(scores))
+    return f"scores: {parts}; winner: " + " and ".join(f"seat {q + 1}" for q in winners)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def main():
+    """Palais Royal engine tools."""
+
+
+@main.command("random-game")
+@click.option("--players", "-p", type=click.IntRange(2, 4), default=3, show_default=True,
+              help="Number of players.")
+@click.option("--seed", "-s", type=int, default=1, show_default=True,
+              help="Seeds both the deal and the random moves.")
+@click.option("--first-game", is_flag=True, help="Use the first-game room layout.")
+@click.option("--components", "components_path", type=click.Path(dir_okay=False),
+              help="A component-set TOML file (docs/components.md); default: the built-in set.")
+@click.option("--record", "record_path", type=click.Path(dir_okay=False, writable=True),
+              help="Also write the game record (docs/notation.md) to this file.")
+@click.option("--reference", is_flag=True, help="Play through the plain-Python reference twin.")
+def random_game(players, seed, first_game, components_path, record_path, reference):
+    """Play a game of uniformly random moves and print it turn by turn."""
+    from .notation import action_to_token
+    from .random_play import random_action
+    try:
+        components = _load_components(components_path)
+        state = _implementation(reference).new_game(players, seed=seed, components=components,
+                                                    first_game=first_game)
+    except PalaisError as exc:
+        raise click.ClickException(str(exc))
+    snap = state.snapshot()
+    click.echo(f"Palais Royal: {players} players, seed {seed}, component set {components.name}"
+               + (" (reconstructed)" if components.reconstructed else ""))
+    click.echo(f"layout: {_layout_text(snap.layout)}")
+    rng = Rng(seed)
+    actions = []
+    label, tokens = None, []
+    while not state.is_terminal():
+        current = _turn_label(state)
+        if current != label:
+            if tokens:
+                click.echo(f"{label}: {' '.join(tokens)}")
+            label, tokens = current, []
+        action = random_action(state, rng)
+        tokens.append(action_to_token(action))
+        actions.append(action)
+        state.apply(action)
+    if tokens:
+        click.echo(f"{label}: {' '.join(tokens)}")
+    click.echo(_score_line(state))
+    if record_path:
+        from .record import record_from_actions, write_record
+        record = record_from_actions(players, actions, seed=seed, first_game=first_game,
+                                     components=components)
+        _write_atomically(record_path, write_record(record))
+        click.echo(f"record written to {record_path}")
+
+
+def _write_atomically(path: str, text: str) -> None:
+    """Write via a temporary file and rename, so a failure never leaves half a file."""
+    import os
+    import tempfile
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".palais-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+@main.command("perft")
+@click.argument("depth", type=click.IntRange(0, 12))
+@click.option("--players", "-p", type=click.IntRange(2, 4), default=2, show_default=True,
+              help="Players, for a new game.")
+@click.option("--seed", "-s", type=int, default=1, show_default=True, help="Deal seed, for a new game.")
+@click.option("--first-game", is_flag=True, help="First-game layout, for a new game.")
+@click.option("--position", "position", help="Start from this position string instead of a new game.")
+@click.option("--moves", default="", help="Tokens to apply first (docs/notation.md).")
+@click.option("--divide", is_flag=True, help="Print the count after each legal action.")
+@click.option("--components", "components_path", type=click.Path(dir_okay=False),
+              help="A component-set TOML file; default: the built-in set.")
+@click.option("--reference", is_flag=True, help="Count with the plain-Python reference twin (slow).")
+def perft_command(depth, players, seed, first_game, position, moves, divide, components_path, reference):
+    """Count the sequences of DEPTH decisions and chance events (RULES.md §10)."""
+    from .notation import action_to_token, apply_tokens, state_from_position
+    from .perft import perft, perft_divide
+    impl = _implementation(reference)
+    try:
+        components = _load_components(components_path)
+        if position:
+            state = state_from_position(position, impl=impl, components=components)
+        else:
+            state = impl.new_game(players, seed=seed, components=components, first_game=first_game)
+        if moves:
+            apply_tokens(state, moves)
+    except PalaisError as exc:
+        raise click.ClickException(str(exc))
+    if divide and depth >= 1:
+        total = 0
+        for action, count in perft_divide(state, depth):
+            click.echo(f"{action_to_token(action)}: {count}")
+            total += count
+        click.echo(f"\nNodes searched: {total}")
+    else:
+        count = perft(state, depth) if reference else state.perft(depth)
+        click.echo(f"Nodes searched: {count}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Search over Palais Royal positions: MCTS, ISMCTS, baselines and evaluators."""

@@ -1,0 +1,36 @@
+"""Shared test set-up: deterministic Hypothesis runs, and the build under test in the header."""
+
+import os
+
+from hypothesis import settings
+
+# The same examples on every run and machine (DESIGN.md: determinism); no example database
+# so a run never depends on an earlier one. HYPOTHESIS_PROFILE=explore searches afresh.
+settings.register_profile("deterministic", derandomize=True, database=None, deadline=None)
+settings.register_profile("explore", deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "deterministic"))
+
+
+def pytest_report_header(config):
+    try:
+        from engine import _buildinfo
+    except ImportError as exc:
+        return f"palais build: extensions not importable ({exc})"
+    return (f"palais build: {_buildinfo.BUILD} (boundscheck={_buildinfo.BOUNDSCHECK}, "
+            f"wraparound={_buildinfo.WRAPAROUND})")
+
+
+# ---------------------------------------------------------------------------------------
+# Both rules implementations. Every rule test takes `impl` and so runs twice: against the
+# fast Cython state and against the plain-Python reference twin (RULES.md is the authority
+# for both; tests/test_differential.py checks they also agree with each other).
+
+import pytest
+
+from engine.reference import ReferenceState
+from engine.state import State
+
+
+@pytest.fixture(params=[State, ReferenceState], ids=["cython", "reference"])
+def impl(request):
+    return request.param

@@ -1,0 +1,1 @@
+"""The tournament runner: arbiter, scheduling, ratings, SPRT and game records."""
