@@ -955,6 +955,19 @@ def _defaults(components, options):
     return components or default_components(), options or RuleOptions()
 
 
+def _check_ranges(snap):
+    """Refuse values the C struct cannot hold (its counters are 8-bit), naming the field."""
+    for name, value in vars(snap).items():
+        rows = value if isinstance(value, list) else [value]
+        for row in rows:
+            for v in (row if isinstance(row, list) else [row]):
+                limit = 2 ** 31 - 1 if name in ("gold", "round") else 127
+                if not isinstance(v, int) or not -1 <= v <= limit:
+                    raise PalaisError(f"snapshot field {name!r}: value {v!r} is outside -1..{limit}")
+    if not 2 <= snap.n_players <= MAX_P:
+        raise PalaisError(f"snapshot field 'n_players': {snap.n_players} is not 2..4")
+
+
 cdef class State:
     """A position of a game, backed by the C struct. Same API as engine.reference.ReferenceState."""
 
@@ -988,6 +1001,7 @@ cdef class State:
         return out
 
     cdef void _load(self, snap) except *:
+        _check_ranges(snap)
         cdef GameState* s = &self.st
         cdef const Rules* R = s.rules
         cdef int p, r, c, i, t, cell, row, col, k
@@ -1121,6 +1135,10 @@ cdef class State:
     @property
     def observer(self):
         return self.st.observer
+
+    @property
+    def round(self):
+        return self.st.round
 
     def current_player(self):
         return current_player(&self.st)

@@ -87,6 +87,10 @@ class ReferenceState:
     def observer(self) -> int:
         return self.s.observer
 
+    @property
+    def round(self) -> int:
+        return self.s.round
+
     def current_player(self) -> int:
         if self.s.stage == S_GAME_OVER:
             return TERMINAL
