@@ -13,6 +13,78 @@ cdef enum:
     N_PRIV = 10
     LEGAL_BUF = 96   # a buffer this long holds any decision point's options
 
+# Rooms, cards, privileges, action offsets and stages: the values of engine/constants.py.
+cdef enum:
+    GATE = 0
+    PARADE = 1
+    STAIRS = 2
+    MINT = 3
+    KING = 4
+    MADAME = 5
+    OFFICE = 6
+    BACKDOOR = 7
+    CARDINAL = 8
+    SOURCE_PARK = 9
+
+    C_GOLD = 0
+    C_MOVES = 1
+    C_GUARDS = 2
+    C_KINGSEAL = 3
+    C_MADAMESEAL = 4
+    C_LETTER = 5
+    C_INTRIGUE = 6
+    C_FOOTMAN = 7
+    C_HONOUR = 8
+
+    P_NONE = 0
+    P_INCOME = 1
+    P_SUPPLY = 2
+    P_MOVE = 3
+    P_REINFORCE = 4
+    P_TURQUOISE = 5
+    P_VIOLET = 6
+    P_SECRETARY = 7
+    P_CARDS = 8
+    P_FAVOUR = 9
+
+    A_ROOM = 0
+    A_GATE = 9
+    A_MOVE = 35
+    A_RECRUIT = 116
+    A_PLAY = 152
+    A_DRAW = 161
+    A_TAKE = 170
+    A_CONTINUE = 171
+    A_END = 172
+    A_DECLINE = 173
+    A_DRAW_UNKNOWN = 174
+
+    S_SETUP = 0
+    S_TURN_START = 1
+    S_WINDOW1 = 2
+    S_STEP1 = 3
+    S_GATE_PLACE = 4
+    S_WINDOW2 = 5
+    S_STEP2 = 6
+    S_MOVES = 7
+    S_WINDOW3 = 8
+    S_STEP3 = 9
+    S_KING_BONUS = 10
+    S_MADAME_BONUS = 11
+    S_WINDOW4 = 12
+    S_STEP4 = 13
+    S_RECRUIT = 14
+    S_SOURCE = 15
+    S_STEP5 = 16
+    S_DRAW = 17
+    S_WINDOW5 = 18
+    S_TURN_END = 19
+    S_GAME_OVER = 20
+    N_STAGES = 21
+
+    CHANCE = -1
+    TERMINAL = -2
+
 # Component data and rule options, flattened for C. One per game; states point to it.
 cdef struct Rules:
     int n_tiles

@@ -27,76 +27,9 @@ from engine.constants import (
 from engine.errors import IllegalAction, PalaisError
 from engine.snapshot import Snapshot
 
-# ---------------------------------------------------------------- constants (see constants.py)
+# ---------------------------------------------------------------- constants
+# Rooms, cards, privileges, actions and stages are enums in _state.pxd.
 cdef enum:
-    GATE = 0
-    PARADE = 1
-    STAIRS = 2
-    MINT = 3
-    KING = 4
-    MADAME = 5
-    OFFICE = 6
-    BACKDOOR = 7
-    CARDINAL = 8
-    SOURCE_PARK = 9
-
-    C_GOLD = 0
-    C_MOVES = 1
-    C_GUARDS = 2
-    C_KINGSEAL = 3
-    C_MADAMESEAL = 4
-    C_LETTER = 5
-    C_INTRIGUE = 6
-    C_FOOTMAN = 7
-    C_HONOUR = 8
-
-    P_INCOME = 1
-    P_SUPPLY = 2
-    P_MOVE = 3
-    P_REINFORCE = 4
-    P_TURQUOISE = 5
-    P_VIOLET = 6
-    P_SECRETARY = 7
-    P_CARDS = 8
-    P_FAVOUR = 9
-
-    A_ROOM = 0
-    A_GATE = 9
-    A_MOVE = 35
-    A_RECRUIT = 116
-    A_PLAY = 152
-    A_DRAW = 161
-    A_TAKE = 170
-    A_CONTINUE = 171
-    A_END = 172
-    A_DECLINE = 173
-    A_DRAW_UNKNOWN = 174
-
-    S_SETUP = 0
-    S_TURN_START = 1
-    S_WINDOW1 = 2
-    S_STEP1 = 3
-    S_GATE_PLACE = 4
-    S_WINDOW2 = 5
-    S_STEP2 = 6
-    S_MOVES = 7
-    S_WINDOW3 = 8
-    S_STEP3 = 9
-    S_KING_BONUS = 10
-    S_MADAME_BONUS = 11
-    S_WINDOW4 = 12
-    S_STEP4 = 13
-    S_RECRUIT = 14
-    S_SOURCE = 15
-    S_STEP5 = 16
-    S_DRAW = 17
-    S_WINDOW5 = 18
-    S_TURN_END = 19
-    S_GAME_OVER = 20
-    N_STAGES = 21
-
-    CHANCE = -1
-    TERMINAL = -2
     SETUP_FREE = 5
     MAX_TRIES = 16
 
@@ -789,83 +722,72 @@ cdef int weighted_pick(const int* w, int n, Rng* rng) noexcept nogil:
         r -= w[i]
     return n - 1
 
-# Kuhn-style augmenting path (reference: determinize.split_epoch_draws).
-cdef int augment(int c, int* seen, int seat, int n, int flow[MAX_P][N_C], int* used,
-                 int cap[MAX_P][N_C], const int8_t* demand) noexcept nogil:
-    cdef int q, c2
-    for q in range(n):
-        if q == seat or seen[q] or flow[q][c] >= cap[q][c]:
-            continue
-        seen[q] = 1
-        if used[q] < demand[q]:
-            flow[q][c] += 1
-            used[q] += 1
-            return 1
-        for c2 in range(N_C):
-            if c2 != c and flow[q][c2] > 0 and augment(c2, seen, seat, n, flow, used, cap, demand):
-                flow[q][c2] -= 1
-                flow[q][c] += 1
-                return 1
-    return 0
-
-cdef int split_epoch_draws(const GameState* s, int seat, const int* deck,
-                           int hands[MAX_P][N_C], int flow[MAX_P][N_C]) noexcept nogil:
-    cdef int cap[MAX_P][N_C]
-    cdef int used[MAX_P]
-    cdef int seen[MAX_P]
-    cdef int q, c, k, supply, n = s.n_players
-    for q in range(MAX_P):
-        used[q] = 0
-        for c in range(N_C):
-            flow[q][c] = 0
-            cap[q][c] = (hands[q][c] + s.played_since[q][c]) if q < n else 0
+# Step 1 of engine/determinize.py: each other seat's draws since the epoch; the rest of the
+# epoch's make-up (less the observer's own draws) is the pile.
+cdef void split_draws(const GameState* s, int seat, const int* epoch_left, Rng* rng,
+                      int explain_all, int draws[MAX_P][N_C], int* deck) noexcept nogil:
+    cdef int q, c, left, most, take, i
     for c in range(N_C):
-        supply = s.epoch[c] - s.drawn_t[seat][c] - deck[c]
-        for k in range(supply):
-            seen[0] = seen[1] = seen[2] = seen[3] = 0
-            if not augment(c, seen, seat, n, flow, used, cap, s.drawn_n):
-                return 0
-    for q in range(n):
-        if q != seat and used[q] != s.drawn_n[q]:
-            return 0
-    return 1
+        deck[c] = epoch_left[c]
+    for q in range(MAX_P):
+        for c in range(N_C):
+            draws[q][c] = 0
+    for q in range(s.n_players):
+        if q == seat:
+            continue
+        left = s.drawn_n[q]
+        for c in range(N_C):
+            most = s.played_since[q][c]
+            if deck[c] < most:
+                most = deck[c]
+            if left < most:
+                most = left
+            if explain_all:
+                take = most
+            elif most:
+                take = rng_below(rng, most + 1)
+            else:
+                take = 0
+            draws[q][c] += take
+            deck[c] -= take
+            left -= take
+        for i in range(left):
+            c = weighted_pick(deck, N_C, rng)
+            draws[q][c] += 1
+            deck[c] -= 1
 
 cdef void determinize_state(const GameState* s, int seat, Rng* rng, GameState* out) noexcept nogil:
     cdef int pool[N_C]
-    cdef int cap[N_C]
-    cdef int remaining[N_C]
-    cdef int deck_cap[N_C]
+    cdef int epoch_left[N_C]
     cdef int deck[N_C]
-    cdef int hands[MAX_P][N_C]
-    cdef int flow[MAX_P][N_C]
-    cdef int q, c, i, e, attempt, ok = 0
+    cdef int left[N_C]
+    cdef int weights[N_C]
+    cdef int draws[MAX_P][N_C]
+    cdef int forced[MAX_P][N_C]
+    cdef int q, c, i, attempt, ok, total, extra
     for c in range(N_C):
         pool[c] = s.deck[c]
         for q in range(s.n_players):
             if q != seat:
                 pool[c] += s.hand[q][c]
-        e = s.epoch[c] - s.drawn_t[seat][c]
-        cap[c] = pool[c] if pool[c] < e else e
-    for attempt in range(MAX_TRIES):
+        epoch_left[c] = s.epoch[c] - s.drawn_t[seat][c]
+    for attempt in range(2 * MAX_TRIES):
+        split_draws(s, seat, epoch_left, rng, attempt < MAX_TRIES, draws, deck)
+        ok = 1
         for c in range(N_C):
-            remaining[c] = pool[c]
-            deck_cap[c] = cap[c]
-            deck[c] = 0
-        for i in range(s.deck_size):
-            c = weighted_pick(deck_cap, N_C, rng)
-            deck[c] += 1
-            deck_cap[c] -= 1
-            remaining[c] -= 1
-        for q in range(MAX_P):
-            for c in range(N_C):
-                hands[q][c] = 0
+            left[c] = pool[c] - deck[c]
         for q in range(s.n_players):
-            if q != seat:
-                for i in range(s.hand_size[q]):
-                    c = weighted_pick(remaining, N_C, rng)
-                    hands[q][c] += 1
-                    remaining[c] -= 1
-        ok = split_epoch_draws(s, seat, deck, hands, flow)
+            total = 0
+            for c in range(N_C):
+                extra = draws[q][c] - s.played_since[q][c]
+                forced[q][c] = extra if (extra > 0 and q != seat) else 0
+                left[c] -= forced[q][c]
+                total += forced[q][c]
+            if q != seat and total > s.hand_size[q]:
+                ok = 0
+        for c in range(N_C):
+            if left[c] < 0:
+                ok = 0
         if ok:
             break
     memcpy(out, s, sizeof(GameState))
@@ -873,10 +795,20 @@ cdef void determinize_state(const GameState* s, int seat, Rng* rng, GameState* o
     for c in range(N_C):
         out.deck[c] = deck[c]
     for q in range(s.n_players):
-        if q != seat:
+        if q == seat:
+            continue
+        total = 0
+        for c in range(N_C):
+            total += forced[q][c]
+        for i in range(s.hand_size[q] - total):
             for c in range(N_C):
-                put_private(out, F_HAND, q, c, &out.hand[q][c], hands[q][c])
-                put_private(out, F_DRAWN_T, q, c, &out.drawn_t[q][c], flow[q][c] if ok else 0)
+                weights[c] = left[c] if left[c] > 0 else 0
+            c = weighted_pick(weights, N_C, rng)
+            forced[q][c] += 1
+            left[c] -= 1
+        for c in range(N_C):
+            put_private(out, F_HAND, q, c, &out.hand[q][c], forced[q][c])
+            put_private(out, F_DRAWN_T, q, c, &out.drawn_t[q][c], draws[q][c])
 
 # ---------------------------------------------------------------- random play
 # A uniformly random legal action; a chance event follows the pile's probabilities.

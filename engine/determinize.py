@@ -3,16 +3,25 @@
 A *view* keeps the observer's own hand and merges every card he cannot see (other hands and
 the draw pile) into one unknown pool, kept in the `deck` field; `deck_size` stays the true
 pile size. A *determinization* deals that pool back out: a draw pile and the other hands,
-with the sizes everyone knows, such that nothing contradicts the observer's knowledge:
+with the sizes everyone knows, such that nothing contradicts the observer's knowledge of
+the current epoch (the pile made at the last reshuffle, or the whole set at the start):
 
-1. the draw pile holds only cards of the current epoch's make-up (the pile at the last
-   reshuffle, or the whole set) less the observer's own draws since then;
-2. each other seat's draws since the epoch began can be chosen among the cards now in his
-   hand or played by him since then (a small flow problem, solved exactly).
+Step 1  Split the epoch's cards that the observer did not draw himself (A = make-up less
+        his own draws since) into each other seat's draws since the epoch (drawn_n[q] of
+        them, public) and the draw pile (the rest). A seat's draws are first matched to the
+        cards he played since (as many as the make-up allows), the rest drawn at random.
+Step 2  Each draw not explained by a play must still be in that seat's hand ("forced").
+        Reject the split if a seat is forced to hold more cards than he has, or if the pool
+        cannot supply the pile plus the forced cards.
+Step 3  Fill each hand up to its size with random cards from what is left of the pool
+        (cards from before the epoch).
 
-Older epochs (before the last reshuffle) are not constrained further; in practice a game has
-at most one reshuffle. The Cython state implements the same algorithm, step for step and
-with the same random stream, so both implementations give the same world for a seed.
+Rejected splits are retried, first as above, then letting a play be an older card at random
+(MAX_TRIES each). If every try fails, the last world is returned; the tests check this does
+not happen in real games. Older epochs (before the last reshuffle) are not constrained
+further; in practice a game has at most one reshuffle. The Cython state implements the
+same algorithm, step for step and with the same random stream, so both implementations give
+the same world for a seed.
 """
 
 from .constants import N_CARDS
@@ -39,7 +48,10 @@ def view_snapshot(snap, seat: int):
 
 def weighted_pick(weights, rng) -> int:
     """An index drawn with probability weights[i] / sum(weights)."""
-    r = rng.below(sum(weights))
+    total = sum(weights)
+    if total <= 0:
+        return 0            # an inconsistent state; never reached from a legal game
+    r = rng.below(total)
     for i, w in enumerate(weights):
         if r < w:
             return i
@@ -47,42 +59,25 @@ def weighted_pick(weights, rng) -> int:
     raise AssertionError("unreachable")
 
 
-def split_epoch_draws(snap, seat, deck, hands):
-    """Assign the other seats' draws since the epoch to card types, or None if impossible.
-
-    Supply: the epoch's make-up less the observer's own draws and the sampled pile. Each
-    other seat q must have drawn drawn_n[q] of them, each now in his hand or played since.
-    Kuhn-style augmenting paths over types and seats, in a fixed order.
-    """
-    others = [q for q in range(snap.n_players) if q != seat]
-    flow = {q: [0] * N_CARDS for q in others}
-    used = {q: 0 for q in others}
-    capacity = {q: [hands[q][c] + snap.played_since[q][c] for c in range(N_CARDS)] for q in others}
-
-    def augment(c, seen):
-        for q in others:
-            if q in seen or flow[q][c] >= capacity[q][c]:
-                continue
-            seen.add(q)
-            if used[q] < snap.drawn_n[q]:
-                flow[q][c] += 1
-                used[q] += 1
-                return True
-            for c2 in range(N_CARDS):
-                if c2 != c and flow[q][c2] > 0 and augment(c2, seen):
-                    flow[q][c2] -= 1
-                    flow[q][c] += 1
-                    return True
-        return False
-
-    for c in range(N_CARDS):
-        supply = snap.epoch[c] - snap.drawn_t[seat][c] - deck[c]
-        for _ in range(supply):
-            if not augment(c, set()):
-                return None
-    if any(used[q] != snap.drawn_n[q] for q in others):
-        return None
-    return flow
+def _split_draws(snap, seat, others, epoch_left, rng, explain_all):
+    """Step 1: each other seat's draws since the epoch; the rest of the make-up is the pile."""
+    remaining = list(epoch_left)
+    draws = {}
+    for q in others:
+        row = [0] * N_CARDS
+        left = snap.drawn_n[q]
+        for c in range(N_CARDS):
+            most = min(snap.played_since[q][c], remaining[c], left)
+            take = most if explain_all else rng.below(most + 1) if most else 0
+            row[c] += take
+            remaining[c] -= take
+            left -= take
+        for _ in range(left):
+            c = weighted_pick(remaining, rng)
+            row[c] += 1
+            remaining[c] -= 1
+        draws[q] = row
+    return draws, remaining
 
 
 def determinize_snapshot(snap, seat: int, rng):
@@ -90,31 +85,28 @@ def determinize_snapshot(snap, seat: int, rng):
         raise PalaisError(f"a view from seat {snap.observer + 1} cannot be determinized for seat {seat + 1}")
     others = [q for q in range(snap.n_players) if q != seat]
     pool = [snap.deck[c] + sum(snap.hand[q][c] for q in others) for c in range(N_CARDS)]
-    cap = [min(pool[c], snap.epoch[c] - snap.drawn_t[seat][c]) for c in range(N_CARDS)]
-    for attempt in range(MAX_TRIES):
-        remaining = list(pool)
-        deck_cap = list(cap)
-        deck = [0] * N_CARDS
-        for _ in range(snap.deck_size):
-            c = weighted_pick(deck_cap, rng)
-            deck[c] += 1
-            deck_cap[c] -= 1
-            remaining[c] -= 1
-        hands = {}
-        for q in others:
-            row = [0] * N_CARDS
-            for _ in range(snap.hand_size[q]):
-                c = weighted_pick(remaining, rng)
-                row[c] += 1
-                remaining[c] -= 1
-            hands[q] = row
-        flow = split_epoch_draws(snap, seat, deck, hands)
-        if flow is not None:
+    epoch_left = [snap.epoch[c] - snap.drawn_t[seat][c] for c in range(N_CARDS)]
+    for attempt in range(2 * MAX_TRIES):
+        draws, deck = _split_draws(snap, seat, others, epoch_left, rng, attempt < MAX_TRIES)
+        # Step 2
+        forced = {q: [max(0, draws[q][c] - snap.played_since[q][c]) for c in range(N_CARDS)]
+                  for q in others}
+        left = [pool[c] - deck[c] - sum(forced[q][c] for q in others) for c in range(N_CARDS)]
+        if min(left) >= 0 and all(sum(forced[q]) <= snap.hand_size[q] for q in others):
             break
+    # Step 3
+    hands = {}
+    for q in others:
+        row = list(forced[q])
+        for _ in range(snap.hand_size[q] - sum(row)):
+            c = weighted_pick([max(0, v) for v in left], rng)
+            row[c] += 1
+            left[c] -= 1
+        hands[q] = row
     out = snap.copy()
     out.observer = -1
     out.deck = deck
     for q in others:
         out.hand[q] = hands[q]
-        out.drawn_t[q] = flow[q] if flow is not None else [0] * N_CARDS
+        out.drawn_t[q] = draws[q]
     return out
