@@ -1,0 +1,54 @@
+"""ISMCTS speed and memory: iterations per second from fixed mid-game positions.
+
+For the fixed 2- and 4-player positions of search/positions.py, runs ISMCTS (default
+parameters) for a fixed number of iterations on one core and prints iterations per second,
+tree nodes, bytes per tree node and the process's peak memory. The last line is exactly
+`ismcts_iter_per_s_4p=<N> bytes_per_node=<B>` (N: the 4-player positions' combined rate).
+Run: python bench/search.py [--iterations 50000] [--hash-mb 256]
+"""
+
+import argparse
+import os
+import resource
+import sys
+import time
+
+# This script is named like the `search` package: keep its own folder off the import path.
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
+
+from search.mcts import MCTSSearch
+from search.params import SearchLimits, SearchParams
+from search.positions import BENCH_POSITIONS, midgame
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--iterations", type=int, default=50_000, help="iterations per position")
+    parser.add_argument("--hash-mb", type=int, default=256, help="tree memory bound per search")
+    args = parser.parse_args()
+
+    rates = {}
+    bytes_per_node = 0
+    print(f"{'players':>7} {'seed':>5} {'round':>5} {'iter/s':>9} {'nodes':>8} {'MiB used':>9}")
+    for n, seed, round_ in BENCH_POSITIONS:
+        state = midgame(n, seed, round_)
+        searcher = MCTSSearch(SearchParams(algorithm="ismcts", seed=seed, hash_mb=args.hash_mb))
+        t0 = time.perf_counter()
+        result = searcher.search(state, limits=SearchLimits(iterations=args.iterations))
+        elapsed = time.perf_counter() - t0
+        bytes_per_node = result.stats["bytes_per_node"]
+        used_mib = result.nodes * bytes_per_node / 2**20
+        rates.setdefault(n, []).append((result.iterations, elapsed))
+        print(f"{n:>7} {seed:>5} {round_:>5} {result.iterations / elapsed:>9.0f} {result.nodes:>8} {used_mib:>9.1f}")
+    peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak memory of this process: {peak_mib:.0f} MiB (trees are allocated at --hash-mb each)")
+    for n, runs in sorted(rates.items()):
+        print(f"{n} players: {sum(i for i, _ in runs) / sum(t for _, t in runs):.0f} iterations/s")
+    four = rates[4]
+    print(f"ismcts_iter_per_s_4p={sum(i for i, _ in four) / sum(t for _, t in four):.0f} "
+          f"bytes_per_node={bytes_per_node}")
+
+
+if __name__ == "__main__":
+    main()

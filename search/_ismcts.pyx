@@ -1,0 +1,345 @@
+# Information-Set MCTS (single observer, Cowling, Powley & Whitehouse 2012) over the rules
+# core's C state, and perfect-information MCTS as the same loop without determinization.
+#
+# Step 1  Determinize: each iteration deals the root seat's unknown cards afresh
+#         (determinize_state); the perfect-information variant starts from the true state.
+# Step 2  Select: at each decision, the node is found by the acting seat's information-set
+#         key (info_key: public state + that seat's own cards), so two move orders reaching
+#         the same position share one node (transpositions inside a turn). Edges keep their
+#         own visit and availability counts apart from the node's; UCB1 uses the edge's
+#         mean reward for the acting seat (max^n) and its availability as the parent count.
+#         Chance events are sampled from the determinized pile.
+# Step 3  Expand one node per iteration, with an edge per legal action.
+# Step 4  Roll out with the configured policy, to the end or for a number of turns, then
+#         score: final returns at the end, the static evaluation at a cutoff.
+# Step 5  Back up the reward vector and the expected scores along the path.
+#
+# The tree lives in three flat arrays sized from a memory budget (the Hash option): nodes,
+# edges and an open-addressing hash table of node indices. When one fills, the search goes
+# on without expanding (graceful). No Python object is touched per iteration.
+
+from libc.stdint cimport uint64_t, int32_t, int16_t, int8_t
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy, memset
+from libc.math cimport sqrt, log
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+from engine._state cimport (
+    GameState, State, Rng, rng_below, legal_actions, apply_action, info_key, final_scores,
+    final_returns, view_state, determinize_state, random_action, LEGAL_BUF, MAX_P,
+    S_DRAW, S_GAME_OVER,
+)
+from search._policy cimport policy_action, evaluate
+
+cdef enum:
+    MAX_PATH = 512
+    EMPTY = -1
+
+cdef struct Node:
+    uint64_t key
+    int32_t first_edge
+    int32_t visits
+    int16_t n_edges
+    int8_t player
+
+cdef struct Edge:
+    float reward[MAX_P]      # sum of reward vectors backed up through this edge
+    float score[MAX_P]       # sum of (expected) final scores
+    int32_t visits
+    int32_t avail            # iterations in which this action was legal at its node
+    int16_t action
+
+cdef struct Params:
+    double c_uct
+    double eval_temperature
+    double margin_weight
+    int policy
+    int rollout_turns
+    int determinize
+    int reward_margin
+
+cdef struct Tree:
+    Node* nodes
+    Edge* edges
+    int32_t* table
+    long long node_cap
+    long long edge_cap
+    long long table_mask
+    long long n_nodes
+    long long n_edges
+    long long iterations
+    long long node_visits    # decisions walked through the tree, summed over iterations
+    int full                 # 1 once an expansion was refused for lack of room
+
+
+cdef inline double now_ms() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6
+
+
+cdef inline long long find_slot(const Tree* t, uint64_t key) noexcept nogil:
+    cdef long long i = <long long>(key & <uint64_t>t.table_mask)
+    while t.table[i] != EMPTY and t.nodes[t.table[i]].key != key:
+        i = (i + 1) & t.table_mask
+    return i
+
+
+cdef int32_t expand(Tree* t, uint64_t key, long long slot, const GameState* d, const int* buf, int n) noexcept nogil:
+    cdef int32_t idx
+    cdef int i
+    cdef Edge* e
+    if t.n_nodes >= t.node_cap or t.n_edges + n > t.edge_cap:
+        t.full = 1
+        return EMPTY
+    idx = <int32_t>t.n_nodes
+    t.n_nodes += 1
+    t.nodes[idx].key = key
+    t.nodes[idx].first_edge = <int32_t>t.n_edges
+    t.nodes[idx].n_edges = <int16_t>n
+    t.nodes[idx].visits = 0
+    t.nodes[idx].player = d.to_move
+    for i in range(n):
+        e = &t.edges[t.n_edges + i]
+        memset(e, 0, sizeof(Edge))
+        e.action = <int16_t>buf[i]
+    t.n_edges += n
+    t.table[slot] = idx
+    return idx
+
+
+# Choose an edge among those legal now (both lists sorted by action): an untried one first
+# (the first in canonical order), else the UCB1 maximum for the acting seat.
+cdef int select_edge(Tree* t, Node* node, const int* buf, int n, double c_uct, Rng* rng) noexcept nogil:
+    cdef int i = 0, j = 0, best = -1, p = node.player
+    cdef Edge* e
+    cdef double value, best_value = -1e300
+    cdef Edge* edges = &t.edges[node.first_edge]
+    while i < n and j < node.n_edges:
+        if buf[i] < edges[j].action:
+            i += 1
+        elif buf[i] > edges[j].action:
+            j += 1
+        else:
+            e = &edges[j]
+            e.avail += 1
+            if e.visits == 0:
+                if best < 0 or edges[best].visits > 0:
+                    best = j
+                    best_value = 1e300
+            elif best_value < 1e300:
+                value = e.reward[p] / e.visits + c_uct * sqrt(log(<double>e.avail) / e.visits)
+                if value > best_value:
+                    best_value = value
+                    best = j
+            i += 1
+            j += 1
+    return node.first_edge + best if best >= 0 else -1
+
+
+cdef void finish(const Params* P, const GameState* d, double* reward, double* score) noexcept nogil:
+    cdef int sc[MAX_P]
+    cdef int p, q, n = d.n_players, best
+    cdef double margin
+    if d.stage == S_GAME_OVER:
+        final_returns(d, reward)
+        final_scores(d, sc)
+        for p in range(n):
+            score[p] = sc[p]
+        if P.reward_margin:
+            for p in range(n):
+                best = -1000000
+                for q in range(n):
+                    if q != p and sc[q] > best:
+                        best = sc[q]
+                margin = (sc[p] - best) / P.eval_temperature
+                margin = margin / (1.0 + (margin if margin > 0 else -margin))   # in (-1, 1)
+                reward[p] = (1.0 - P.margin_weight) * reward[p] + P.margin_weight * 0.5 * (1.0 + margin)
+    else:
+        evaluate(d, P.eval_temperature, reward, score)
+
+
+# One iteration from `root` for `seat` (a view for ISMCTS, the true state otherwise).
+cdef void iterate(Tree* t, const Params* P, const GameState* root, int seat, Rng* rng) noexcept nogil:
+    cdef GameState d
+    cdef int buf[LEGAL_BUF]
+    cdef int32_t path[MAX_PATH]
+    cdef int32_t path_nodes[MAX_PATH]
+    cdef int depth = 0, n, expanded = 0, turns = 0, mover, k, p
+    cdef long long slot
+    cdef int32_t node_idx
+    cdef int edge_idx
+    cdef uint64_t key
+    cdef double reward[MAX_P]
+    cdef double score[MAX_P]
+    cdef Edge* e
+    if P.determinize:
+        determinize_state(root, seat, rng, &d)
+    else:
+        memcpy(&d, root, sizeof(GameState))
+    # Steps 2-3: selection and expansion
+    while d.stage != S_GAME_OVER and depth < MAX_PATH:
+        if d.stage == S_DRAW:
+            apply_action(&d, random_action(&d, rng, buf))
+            continue
+        key = info_key(&d, d.to_move) if P.determinize else d.key
+        slot = find_slot(t, key)
+        n = legal_actions(&d, buf)
+        if t.table[slot] == EMPTY:
+            if expanded:
+                break
+            node_idx = expand(t, key, slot, &d, buf, n)
+            if node_idx == EMPTY:
+                break
+            expanded = 1
+        else:
+            node_idx = t.table[slot]
+        edge_idx = select_edge(t, &t.nodes[node_idx], buf, n, P.c_uct, rng)
+        if edge_idx < 0:
+            break
+        path[depth] = edge_idx
+        path_nodes[depth] = node_idx
+        depth += 1
+        t.node_visits += 1
+        apply_action(&d, t.edges[edge_idx].action)
+    # Step 4: rollout
+    mover = d.to_move
+    while d.stage != S_GAME_OVER and (P.rollout_turns < 0 or turns < P.rollout_turns):
+        apply_action(&d, policy_action(P.policy, &d, rng, buf))
+        if d.to_move != mover:
+            turns += 1
+            mover = d.to_move
+    finish(P, &d, reward, score)
+    # Step 5: backup
+    for k in range(depth):
+        e = &t.edges[path[k]]
+        e.visits += 1
+        for p in range(d.n_players):
+            e.reward[p] += <float>reward[p]
+            e.score[p] += <float>score[p]
+        t.nodes[path_nodes[k]].visits += 1
+    t.iterations += 1
+
+
+cdef class TreeSearch:
+    """One search tree and its parameters; the engine of ISMCTS and perfect-information MCTS.
+
+    Python code uses search.mcts (which wraps this) rather than this class directly.
+    """
+    cdef Tree tree
+    cdef Params params
+    cdef GameState root
+    cdef int seat
+    cdef Rng rng
+    cdef public int stop_flag
+    cdef object root_state
+
+    def __cinit__(self, long long memory_bytes, double c_uct, int policy, int rollout_turns,
+                  double eval_temperature, bint determinize, bint reward_margin,
+                  double margin_weight, unsigned long long seed):
+        cdef long long per_node = sizeof(Node) + 2 * sizeof(int32_t) + 12 * sizeof(Edge)
+        cdef long long cap = memory_bytes // per_node
+        cdef long long size = 1
+        if cap < 16:
+            cap = 16
+        while size < 2 * cap:
+            size <<= 1
+        memset(&self.tree, 0, sizeof(Tree))
+        self.tree.node_cap = cap
+        self.tree.edge_cap = 12 * cap
+        self.tree.table_mask = size - 1
+        self.tree.nodes = <Node*>malloc(cap * sizeof(Node))
+        self.tree.edges = <Edge*>malloc(self.tree.edge_cap * sizeof(Edge))
+        self.tree.table = <int32_t*>malloc(size * sizeof(int32_t))
+        if self.tree.nodes == NULL or self.tree.edges == NULL or self.tree.table == NULL:
+            raise MemoryError(f"cannot allocate a search tree of {memory_bytes} bytes")
+        memset(self.tree.table, 0xFF, size * sizeof(int32_t))
+        self.params.c_uct = c_uct
+        self.params.policy = policy
+        self.params.rollout_turns = rollout_turns
+        self.params.eval_temperature = eval_temperature
+        self.params.determinize = 1 if determinize else 0
+        self.params.reward_margin = 1 if reward_margin else 0
+        self.params.margin_weight = margin_weight
+        self.rng.state = seed
+        self.stop_flag = 0
+
+    def __dealloc__(self):
+        free(self.tree.nodes)
+        free(self.tree.edges)
+        free(self.tree.table)
+
+    def set_root(self, state, int seat):
+        """Search from `state` (an engine State, full or a view) for `seat`."""
+        cdef State s = <State?>state
+        if self.params.determinize:
+            if s.st.observer >= 0 and s.st.observer != seat:
+                raise ValueError("the root is a view from another seat")
+            if s.st.observer == seat:
+                memcpy(&self.root, &s.st, sizeof(GameState))
+            else:
+                view_state(&s.st, seat, &self.root)
+        else:
+            if s.st.observer >= 0:
+                raise ValueError("perfect-information search needs the full state, not a view")
+            memcpy(&self.root, &s.st, sizeof(GameState))
+        self.seat = seat
+        self.root_state = state
+
+    def run(self, long long max_iterations, double deadline_ms, long long max_nodes):
+        """Iterate until one limit is hit or stop_flag is set; returns iterations done.
+
+        max_iterations / max_nodes <= 0 and deadline_ms <= 0 mean no such limit.
+        The time is checked every 16 iterations.
+        """
+        cdef long long done = 0
+        with nogil:
+            while not self.stop_flag:
+                if max_iterations > 0 and done >= max_iterations:
+                    break
+                if max_nodes > 0 and self.tree.node_visits >= max_nodes:
+                    break
+                if deadline_ms > 0 and (done & 15) == 0 and now_ms() >= deadline_ms:
+                    break
+                iterate(&self.tree, &self.params, &self.root, self.seat, &self.rng)
+                done += 1
+        return done
+
+    @staticmethod
+    def clock_ms():
+        return now_ms()
+
+    def stats(self):
+        """Counters: iterations, nodes, edges, node_visits, capacity, full, bytes per node."""
+        cdef long long per_node = sizeof(Node) + 2 * sizeof(int32_t) + 12 * sizeof(Edge)
+        return {
+            "iterations": self.tree.iterations, "nodes": self.tree.n_nodes,
+            "edges": self.tree.n_edges, "node_visits": self.tree.node_visits,
+            "node_capacity": self.tree.node_cap, "full": bool(self.tree.full),
+            "bytes_per_node": per_node, "bytes_allocated": self.tree.node_cap * per_node,
+        }
+
+    def node_edges(self, unsigned long long key):
+        """For the node with this key: [(action, visits, avail, reward sums, score sums)], or None."""
+        cdef long long slot = find_slot(&self.tree, key)
+        cdef int32_t idx = self.tree.table[slot]
+        cdef Node* node
+        cdef Edge* e
+        cdef int i, p
+        if idx == EMPTY:
+            return None
+        node = &self.tree.nodes[idx]
+        out = []
+        for i in range(node.n_edges):
+            e = &self.tree.edges[node.first_edge + i]
+            out.append((e.action, e.visits, e.avail,
+                        [e.reward[p] for p in range(self.root.n_players)],
+                        [e.score[p] for p in range(self.root.n_players)]))
+        return out
+
+    def key_for(self, state):
+        """The key this search gives a position (info key of the seat to move, or full key)."""
+        cdef State s = <State?>state
+        if self.params.determinize:
+            return info_key(&s.st, s.st.to_move)
+        return s.st.key

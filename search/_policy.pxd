@@ -1,0 +1,13 @@
+# Rollout policies and the static evaluation, in C over engine/_state.pxd's GameState.
+# The search cimports these; search/_policy.pyx explains each heuristic.
+
+from engine._state cimport GameState, Rng
+
+cdef enum:
+    POLICY_UNIFORM = 0
+    POLICY_HEURISTIC = 1
+
+cdef int heuristic_action(const GameState* s, Rng* rng, int* buf) noexcept nogil
+cdef int policy_action(int policy, const GameState* s, Rng* rng, int* buf) noexcept nogil
+cdef void estimate_scores(const GameState* s, double* out) noexcept nogil
+cdef void evaluate(const GameState* s, double temperature, double* reward, double* score) noexcept nogil

@@ -1,0 +1,234 @@
+# Rollout policies and the static evaluation used by every search.
+#
+# Uniformly random play is a poor model of Palais Royal: it drains STAIRS and PARADE until a
+# player has every servant on the GATE and stalls to the round cap. The heuristic policy
+# keeps a working economy with cheap rules (no search, no allocation, a few hundred ns a
+# decision):
+#   - setup: place where servants work (OFFICE, MINT, KING, MADAME, STAIRS, PARADE), by weight;
+#   - step 1: put the most allowed on the GATE (usually);
+#   - moves: move a servant where its marginal worth rises most (each room's worth falls
+#     with the servants already there), never off a room into a worse one; stop when no move
+#     gains, or now and then at random;
+#   - bonuses: always take; recruitment: the affordable tile with the most points (plus a
+#     bonus for a privilege), never "end" while one is affordable;
+#   - cards: play those that only help (GOLD, HONOUR, the step cards in their window,
+#     FOOTMAN while the general supply lasts), INTRIGUE when a tie is at stake;
+#   - source rooms: take from the room where a servant is worth least.
+# The evaluation turns a position into expected final scores and a reward vector.
+
+from engine._state cimport (
+    GameState, State, Rng, rng_below, rng_next, legal_actions, apply_action, final_scores, random_action,
+    LEGAL_BUF, N_R, N_C, MAX_P,
+    GATE, PARADE, STAIRS, MINT, KING, MADAME, OFFICE, BACKDOOR, CARDINAL,
+    C_GOLD, C_MOVES, C_GUARDS, C_KINGSEAL, C_MADAMESEAL, C_LETTER, C_INTRIGUE, C_FOOTMAN, C_HONOUR,
+    P_NONE, P_INCOME, P_SUPPLY,
+    A_ROOM, A_GATE, A_MOVE, A_RECRUIT, A_PLAY, A_TAKE, A_CONTINUE, A_END, A_DECLINE,
+    S_SETUP, S_STEP1, S_SOURCE, S_MOVES, S_KING_BONUS, S_MADAME_BONUS, S_RECRUIT, S_DRAW,
+    S_WINDOW1, S_WINDOW2, S_WINDOW3, S_WINDOW4, S_WINDOW5, S_GAME_OVER,
+)
+from libc.math cimport exp
+
+# Worth of the first servant in each room, and how much each further one loses (x10).
+cdef int ROOM_BASE[9]
+cdef int ROOM_DECAY[9]
+ROOM_BASE[:] = [0, 30, 32, 26, 26, 26, 34, 14, 12]
+ROOM_DECAY[:] = [0, 6, 6, 7, 8, 8, 10, 8, 8]
+cdef int SETUP_WEIGHT[9]
+SETUP_WEIGHT[:] = [0, 2, 2, 3, 2, 2, 3, 1, 1]
+
+
+cdef inline int worth(int room, int count) noexcept nogil:
+    """Worth (x10) of one more servant in `room` that already holds `count` of the seat's."""
+    cdef int v = ROOM_BASE[room] - ROOM_DECAY[room] * count
+    return v if v > 0 else 0
+
+
+cdef int choose_move(const GameState* s, Rng* rng, const int* buf, int n) noexcept nogil:
+    cdef int p = s.to_move, i, a, b, gain, best_gain = 0, best = A_END, ties = 0
+    if rng_below(rng, 16) == 0:
+        return buf[rng_below(rng, n)]
+    for i in range(n):
+        if buf[i] == A_END:
+            continue
+        a = (buf[i] - A_MOVE) // N_R
+        b = (buf[i] - A_MOVE) % N_R
+        gain = worth(b, s.rooms[p][b]) - worth(a, s.rooms[p][a] - 1)
+        if gain > best_gain:
+            best_gain = gain
+            best = buf[i]
+            ties = 1
+        elif gain == best_gain and gain > 0:
+            ties += 1
+            if rng_below(rng, ties) == 0:
+                best = buf[i]
+    return best
+
+
+cdef int choose_recruit(const GameState* s, const int* buf, int n) noexcept nogil:
+    cdef int i, t, value, best_value = -1, best = A_END
+    for i in range(n):
+        if buf[i] == A_END:
+            continue
+        t = s.tile_at[buf[i] - A_RECRUIT]
+        value = 10 * s.rules.tile_vp[t]
+        if s.rules.tile_priv[t] == P_INCOME:
+            value += 15 * s.rules.tile_amount[t]
+        elif s.rules.tile_priv[t] == P_SUPPLY:
+            value += 5 * s.rules.tile_amount[t]
+        elif s.rules.tile_priv[t] != P_NONE:
+            value += 20
+        if value > best_value:
+            best_value = value
+            best = buf[i]
+    return best
+
+
+cdef int tie_at_stake(const GameState* s) noexcept nogil:
+    """1 if the seat to move is tied for the most servants in a room with a bonus."""
+    cdef int p = s.to_move, q, r, own, best
+    for r in range(1, 6):          # PARADE, STAIRS, MINT, KING, MADAME
+        own = s.rooms[p][r]
+        if own == 0:
+            continue
+        best = 0
+        for q in range(s.n_players):
+            if q != p and s.rooms[q][r] > best:
+                best = s.rooms[q][r]
+        if best == own:
+            return 1
+    return 0
+
+
+cdef int choose_card(const GameState* s, const int* buf, int n) noexcept nogil:
+    cdef int i, c, p = s.to_move
+    for i in range(n):
+        if buf[i] == A_CONTINUE:
+            continue
+        c = buf[i] - A_PLAY
+        if c == C_INTRIGUE:
+            if s.stage == S_WINDOW1 and tie_at_stake(s):
+                return buf[i]
+        elif c == C_FOOTMAN:
+            if s.supply[p] > 0:
+                return buf[i]
+        else:
+            return buf[i]
+    return A_CONTINUE
+
+
+cdef int choose_source(const GameState* s, const int* buf, int n) noexcept nogil:
+    cdef int i, r, p = s.to_move, w, best_w = 1 << 30, best = buf[0]
+    for i in range(n):
+        r = buf[i] - A_ROOM
+        w = worth(r, s.rooms[p][r] - 1)
+        if w < best_w:
+            best_w = w
+            best = buf[i]
+    return best
+
+
+cdef int heuristic_action(const GameState* s, Rng* rng, int* buf) noexcept nogil:
+    cdef int st = s.stage, n, i, total, r
+    if st == S_DRAW:
+        return random_action(s, rng, buf)
+    n = legal_actions(s, buf)
+    if n == 1:
+        return buf[0]
+    if st == S_SETUP:
+        total = 0
+        for i in range(n):
+            total += SETUP_WEIGHT[buf[i] - A_ROOM]
+        r = rng_below(rng, total)
+        for i in range(n):
+            r -= SETUP_WEIGHT[buf[i] - A_ROOM]
+            if r < 0:
+                return buf[i]
+        return buf[n - 1]
+    if st == S_STEP1:
+        if rng_below(rng, 5) == 0:
+            return buf[rng_below(rng, n)]
+        return buf[n - 1]
+    if st == S_MOVES:
+        return choose_move(s, rng, buf, n)
+    if st == S_KING_BONUS or st == S_MADAME_BONUS:
+        return A_TAKE
+    if st == S_RECRUIT:
+        return choose_recruit(s, buf, n)
+    if st == S_SOURCE:
+        return choose_source(s, buf, n)
+    if st >= S_WINDOW1 and (st == S_WINDOW1 or st == S_WINDOW2 or st == S_WINDOW3
+                            or st == S_WINDOW4 or st == S_WINDOW5):
+        return choose_card(s, buf, n)
+    return buf[rng_below(rng, n)]
+
+
+cdef int policy_action(int policy, const GameState* s, Rng* rng, int* buf) noexcept nogil:
+    if policy == POLICY_HEURISTIC:
+        return heuristic_action(s, rng, buf)
+    return random_action(s, rng, buf)
+
+
+# Expected final scores from here: the score if the game ended now, plus what the seat's
+# engine should still earn (gold and seals turn into tiles, roughly 1 VP per 2.5 gold; a
+# servant in a working room is worth a little), scaled by how much of the game is left.
+cdef void estimate_scores(const GameState* s, double* out) noexcept nogil:
+    cdef int now[MAX_P]
+    cdef int p, sq, tiles = 0
+    cdef double left, economy
+    final_scores(s, now)
+    for sq in range(36):
+        if s.tile_at[sq] >= 0:
+            tiles += 1
+    left = (tiles - s.rules.end_trigger_tiles) / 24.0
+    if left < 0.0:
+        left = 0.0
+    for p in range(s.n_players):
+        economy = (0.4 * s.gold[p] + 1.2 * s.rooms[p][OFFICE] + 0.8 * (s.rooms[p][KING] + s.rooms[p][MADAME])
+                   + 0.6 * (s.rooms[p][STAIRS] + s.rooms[p][PARADE] + s.rooms[p][MINT]))
+        out[p] = now[p] + economy * (0.3 + left)
+
+
+# Reward vector from estimated scores: a softmax of the scores over `temperature` (VP), so a
+# clear lead approaches 1 and equal scores share evenly.
+cdef void evaluate(const GameState* s, double temperature, double* reward, double* score) noexcept nogil:
+    cdef int p, n = s.n_players
+    cdef double best, total = 0.0
+    estimate_scores(s, score)
+    best = score[0]
+    for p in range(1, n):
+        if score[p] > best:
+            best = score[p]
+    for p in range(n):
+        reward[p] = exp((score[p] - best) / temperature)
+        total += reward[p]
+    for p in range(n):
+        reward[p] /= total
+
+
+def policy_playout(state, policies, rng, int until_round=0):
+    """Play `state` (an engine State) in place, seat q following policies[q] ("uniform" or
+    "heuristic"), to the end, or until round `until_round` begins (if > 0); `rng` is an
+    engine.rng.Rng. Returns the actions applied."""
+
+    cdef int kinds[MAX_P]
+    cdef int buf[LEGAL_BUF]
+    cdef Rng r
+    cdef int steps = 0, q
+    cdef GameState* s = &(<State>state).st
+    for q in range(s.n_players):
+        kinds[q] = POLICY_HEURISTIC if policies[q] == "heuristic" else POLICY_UNIFORM
+    r.state = rng.state
+    with nogil:
+        while s.stage != S_GAME_OVER and not (until_round > 0 and s.round >= until_round):
+            apply_action(s, policy_action(kinds[s.to_move], s, &r, buf))
+            steps += 1
+    rng.state = r.state
+    return steps
+
+
+def estimated_scores(state):
+    """The static evaluation's expected final score per seat for an engine State."""
+    cdef double out[MAX_P]
+    cdef GameState* s = &(<State>state).st
+    estimate_scores(s, out)
+    return [out[p] for p in range(s.n_players)]

@@ -1,0 +1,70 @@
+"""The knobs of every search, in one place: one commented line per parameter, and the limits.
+
+A search is reproducible: the same params (seed included), position and iteration limit give
+the same result on one machine. Time limits depend on the machine's speed, by nature.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from engine.errors import PalaisError
+
+ALGORITHMS = ("ismcts", "mcts", "pimc", "greedy", "random")
+ROLLOUT_POLICIES = ("heuristic", "uniform")
+REWARDS = ("win", "margin")
+
+
+@dataclass(frozen=True)
+class SearchParams:
+    algorithm: str = "ismcts"          # ismcts | mcts (perfect information: needs the true state) | pimc | greedy | random
+    exploration: float = 0.7           # UCB1 exploration constant c (rewards are in [0, 1])
+    rollout_policy: str = "heuristic"  # heuristic (keeps an economy going) | uniform (stalls: see RULES.md §7)
+    rollout_turns: int = 4             # turns played out before the static evaluation; -1: to the end of the game
+    eval_temperature: float = 8.0      # VP scale of the softmax that turns estimated scores into rewards
+    reward: str = "win"                # win: 1 shared among the winners | margin: blended with the score margin
+    margin_weight: float = 0.5         # with reward=margin: the weight of the margin part
+    hash_mb: int = 64                  # tree memory bound in MiB (like UCI's Hash); a full tree stops growing
+    determinizations: int = 8          # pimc: how many worlds share the budget
+    seed: int = 0                      # seeds every random choice of the search
+
+    def __post_init__(self):
+        if self.algorithm not in ALGORITHMS:
+            raise PalaisError(f"search algorithm {self.algorithm!r} is not one of {', '.join(ALGORITHMS)}")
+        if self.rollout_policy not in ROLLOUT_POLICIES:
+            raise PalaisError(f"rollout policy {self.rollout_policy!r} is not one of {', '.join(ROLLOUT_POLICIES)}")
+        if self.reward not in REWARDS:
+            raise PalaisError(f"reward {self.reward!r} is not one of {', '.join(REWARDS)}")
+        if not 0 <= self.exploration <= 10:
+            raise PalaisError("exploration must be in 0..10")
+        if self.rollout_turns < -1:
+            raise PalaisError("rollout_turns must be -1 (to the end) or >= 0")
+        if not self.eval_temperature > 0:
+            raise PalaisError("eval_temperature must be > 0")
+        if not 0 <= self.margin_weight <= 1:
+            raise PalaisError("margin_weight must be in 0..1")
+        if not 1 <= self.hash_mb <= 65536:
+            raise PalaisError("hash_mb must be in 1..65536")
+        if not 1 <= self.determinizations <= 1024:
+            raise PalaisError("determinizations must be in 1..1024")
+
+    def with_(self, **changes) -> "SearchParams":
+        return replace(self, **changes)
+
+
+@dataclass(frozen=True)
+class SearchLimits:
+    """When a search stops: the first limit reached, or stop(). None means no such limit."""
+
+    iterations: int | None = None      # iterations (one determinization + one rollout each)
+    nodes: int | None = None           # tree decisions walked, summed over iterations
+    time_ms: float | None = None       # wall time
+    infinite: bool = False             # only stop() ends it
+
+    def __post_init__(self):
+        for name in ("iterations", "nodes", "time_ms"):
+            value = getattr(self, name)
+            if value is not None and value <= 0:
+                raise PalaisError(f"search limit {name} must be > 0")
+        if not self.infinite and self.iterations is None and self.nodes is None and self.time_ms is None:
+            raise PalaisError("a search needs a limit: iterations, nodes, time_ms or infinite")
