@@ -31,7 +31,7 @@ from engine.snapshot import Snapshot
 # Rooms, cards, privileges, actions and stages are enums in _state.pxd.
 cdef enum:
     SETUP_FREE = 5
-    MAX_TRIES = 16
+    MAX_TRIES = 32
 
     F_LAYOUT = 1
     F_NPLAYERS = 2
@@ -722,74 +722,169 @@ cdef int weighted_pick(const int* w, int n, Rng* rng) noexcept nogil:
         r -= w[i]
     return n - 1
 
-# Step 1 of engine/determinize.py: each other seat's draws since the epoch; the rest of the
-# epoch's make-up (less the observer's own draws) is the pile.
-cdef void split_draws(const GameState* s, int seat, const int* epoch_left, Rng* rng,
-                      int explain_all, int draws[MAX_P][N_C], int* deck) noexcept nogil:
-    cdef int q, c, left, most, take, i
+# Step 2 of engine/determinize.py: explain one more of seat q's draws as a played card.
+cdef int lift(const GameState* s, const int* others, int n_others, int played[MAX_P][N_C],
+              int* explained, int* budget, int q, int* seen, Rng* rng) noexcept nogil:
+    cdef int as_played[N_C]
+    cdef int c, i, q2, v, total = 0, spare
+    seen[q] = 1
     for c in range(N_C):
-        deck[c] = epoch_left[c]
+        v = s.played_since[q][c] - played[q][c]
+        as_played[c] = v if v < budget[c] else budget[c]
+        total += as_played[c]
+    if total > 0:
+        c = weighted_pick(as_played, N_C, rng)
+        played[q][c] += 1
+        explained[q] += 1
+        budget[c] -= 1
+        return 1
+    for c in range(N_C):
+        if played[q][c] >= s.played_since[q][c]:
+            continue
+        for i in range(n_others):
+            q2 = others[i]
+            if seen[q2] or played[q2][c] == 0:
+                continue
+            spare = explained[q2] - 1 >= s.drawn_n[q2] - s.hand_size[q2]
+            if spare or lift(s, others, n_others, played, explained, budget, q2, seen, rng):
+                played[q2][c] -= 1
+                explained[q2] -= 1
+                played[q][c] += 1
+                explained[q] += 1
+                return 1
+    return 0
+
+# Step 1 of engine/determinize.py: charge one needed card of type c to a seat (an augmenting
+# path over seats and types, seats tried from `start` on).
+cdef int charge(const GameState* s, const int* others, int n_others, int played[MAX_P][N_C],
+                int* explained, int c, int* seen, int start) noexcept nogil:
+    cdef int i, q, c2
+    for i in range(n_others):
+        q = others[(start + i) % n_others]
+        if seen[q] or played[q][c] >= s.played_since[q][c]:
+            continue
+        seen[q] = 1
+        if explained[q] < s.drawn_n[q]:
+            played[q][c] += 1
+            explained[q] += 1
+            return 1
+        for c2 in range(N_C):
+            if c2 != c and played[q][c2] > 0 and charge(s, others, n_others, played, explained, c2, seen, start):
+                played[q][c2] -= 1
+                played[q][c] += 1
+                return 1
+    return 0
+
+# Steps 1-3 of engine/determinize.py: explain every other seat's draws since the epoch as
+# played or kept cards; 0 when this try got stuck.
+cdef int explain_draws(const GameState* s, int seat, const int* epoch_left, const int* pool,
+                       Rng* rng, int played[MAX_P][N_C], int kept[MAX_P][N_C],
+                       int* budget) noexcept nogil:
+    cdef int explained[MAX_P]
+    cdef int others[MAX_P]
+    cdef int seen[MAX_P]
+    cdef int as_played[N_C]
+    cdef int q, c, k, i, need, n_others = 0, start, sum_play, sum_budget, kept_total, v
+    cdef bint can_play, can_keep
     for q in range(MAX_P):
+        explained[q] = 0
         for c in range(N_C):
-            draws[q][c] = 0
-    for q in range(s.n_players):
+            played[q][c] = 0
+            kept[q][c] = 0
+    for c in range(N_C):
+        budget[c] = epoch_left[c]
+    for i in range(s.n_players):
+        if i != seat:
+            others[n_others] = i
+            n_others += 1
+    for c in range(N_C):                # Step 1
+        need = epoch_left[c] - pool[c]
+        while True:
+            v = 0
+            for q in range(s.n_players):
+                if q != seat:
+                    v += played[q][c]
+            if v >= need:
+                break
+            if budget[c] == 0:
+                return 0
+            start = rng_below(rng, n_others)
+            seen[0] = seen[1] = seen[2] = seen[3] = 0
+            if not charge(s, others, n_others, played, explained, c, seen, start):
+                return 0
+            budget[c] -= 1
+    for q in range(s.n_players):        # Step 2: draws beyond the hand size were played
         if q == seat:
             continue
-        left = s.drawn_n[q]
-        for c in range(N_C):
-            most = s.played_since[q][c]
-            if deck[c] < most:
-                most = deck[c]
-            if left < most:
-                most = left
-            if explain_all:
-                take = most
-            elif most:
-                take = rng_below(rng, most + 1)
+        while explained[q] < s.drawn_n[q] - s.hand_size[q]:
+            seen[0] = seen[1] = seen[2] = seen[3] = 0
+            if not lift(s, others, n_others, played, explained, budget, q, seen, rng):
+                return 0
+    for q in range(s.n_players):        # Step 3
+        if q == seat:
+            continue
+        while explained[q] < s.drawn_n[q]:
+            sum_play = 0
+            sum_budget = 0
+            kept_total = 0
+            for c in range(N_C):
+                v = s.played_since[q][c] - played[q][c]
+                as_played[c] = v if v < budget[c] else budget[c]
+                sum_play += as_played[c]
+                sum_budget += budget[c]
+                kept_total += kept[q][c]
+            can_play = sum_play > 0
+            can_keep = kept_total < s.hand_size[q] and sum_budget > 0
+            if not can_play and not can_keep:
+                return 0
+            if can_play and (not can_keep or rng_below(rng, 2) == 0):
+                c = weighted_pick(as_played, N_C, rng)
+                played[q][c] += 1
             else:
-                take = 0
-            draws[q][c] += take
-            deck[c] -= take
-            left -= take
-        for i in range(left):
-            c = weighted_pick(deck, N_C, rng)
-            draws[q][c] += 1
-            deck[c] -= 1
+                c = weighted_pick(budget, N_C, rng)
+                kept[q][c] += 1
+            budget[c] -= 1
+            explained[q] += 1
+    return 1
 
 cdef void determinize_state(const GameState* s, int seat, Rng* rng, GameState* out) noexcept nogil:
     cdef int pool[N_C]
     cdef int epoch_left[N_C]
     cdef int deck[N_C]
     cdef int left[N_C]
-    cdef int weights[N_C]
-    cdef int draws[MAX_P][N_C]
-    cdef int forced[MAX_P][N_C]
-    cdef int q, c, i, attempt, ok, total, extra
+    cdef int played[MAX_P][N_C]
+    cdef int kept[MAX_P][N_C]
+    cdef int row[N_C]
+    cdef int q, c, i, attempt, ok = 0, total
     for c in range(N_C):
         pool[c] = s.deck[c]
         for q in range(s.n_players):
             if q != seat:
                 pool[c] += s.hand[q][c]
         epoch_left[c] = s.epoch[c] - s.drawn_t[seat][c]
-    for attempt in range(2 * MAX_TRIES):
-        split_draws(s, seat, epoch_left, rng, attempt < MAX_TRIES, draws, deck)
-        ok = 1
-        for c in range(N_C):
-            left[c] = pool[c] - deck[c]
-        for q in range(s.n_players):
-            total = 0
-            for c in range(N_C):
-                extra = draws[q][c] - s.played_since[q][c]
-                forced[q][c] = extra if (extra > 0 and q != seat) else 0
-                left[c] -= forced[q][c]
-                total += forced[q][c]
-            if q != seat and total > s.hand_size[q]:
-                ok = 0
-        for c in range(N_C):
-            if left[c] < 0:
-                ok = 0
+    for attempt in range(MAX_TRIES):
+        ok = explain_draws(s, seat, epoch_left, pool, rng, played, kept, deck)
         if ok:
             break
+    for c in range(N_C):
+        left[c] = pool[c]
+    if not ok:                      # never seen in a real game: drop the epoch constraint
+        for q in range(MAX_P):
+            for c in range(N_C):
+                played[q][c] = 0
+                kept[q][c] = 0
+        for c in range(N_C):
+            deck[c] = 0
+        for i in range(s.deck_size):
+            c = weighted_pick(left, N_C, rng)
+            deck[c] += 1
+            left[c] -= 1
+    else:
+        for c in range(N_C):
+            left[c] -= deck[c]
+            for q in range(s.n_players):
+                if q != seat:
+                    left[c] -= kept[q][c]
     memcpy(out, s, sizeof(GameState))
     out.observer = -1
     for c in range(N_C):
@@ -799,16 +894,15 @@ cdef void determinize_state(const GameState* s, int seat, Rng* rng, GameState* o
             continue
         total = 0
         for c in range(N_C):
-            total += forced[q][c]
+            row[c] = kept[q][c]
+            total += kept[q][c]
         for i in range(s.hand_size[q] - total):
-            for c in range(N_C):
-                weights[c] = left[c] if left[c] > 0 else 0
-            c = weighted_pick(weights, N_C, rng)
-            forced[q][c] += 1
+            c = weighted_pick(left, N_C, rng)
+            row[c] += 1
             left[c] -= 1
         for c in range(N_C):
-            put_private(out, F_HAND, q, c, &out.hand[q][c], forced[q][c])
-            put_private(out, F_DRAWN_T, q, c, &out.drawn_t[q][c], draws[q][c])
+            put_private(out, F_HAND, q, c, &out.hand[q][c], row[c])
+            put_private(out, F_DRAWN_T, q, c, &out.drawn_t[q][c], played[q][c] + kept[q][c])
 
 # ---------------------------------------------------------------- random play
 # A uniformly random legal action; a chance event follows the pile's probabilities.

@@ -4,30 +4,38 @@ A *view* keeps the observer's own hand and merges every card he cannot see (othe
 the draw pile) into one unknown pool, kept in the `deck` field; `deck_size` stays the true
 pile size. A *determinization* deals that pool back out: a draw pile and the other hands,
 with the sizes everyone knows, such that nothing contradicts the observer's knowledge of
-the current epoch (the pile made at the last reshuffle, or the whole set at the start):
+the current epoch (the pile made at the last reshuffle, or the whole set at the start).
 
-Step 1  Split the epoch's cards that the observer did not draw himself (A = make-up less
-        his own draws since) into each other seat's draws since the epoch (drawn_n[q] of
-        them, public) and the draw pile (the rest). A seat's draws are first matched to the
-        cards he played since (as many as the make-up allows), the rest drawn at random.
-Step 2  Each draw not explained by a play must still be in that seat's hand ("forced").
-        Reject the split if a seat is forced to hold more cards than he has, or if the pool
-        cannot supply the pile plus the forced cards.
-Step 3  Fill each hand up to its size with random cards from what is left of the pool
-        (cards from before the epoch).
+Let A be the epoch's make-up less the observer's own draws since. Each other seat q drew
+drawn_n[q] of A since (public); each such card is now either in his hand (R: "kept") or
+among the cards he played since (K: "played"). The pile is what is left of A. A world is
+consistent when, per card type, the pool can supply the pile plus every kept card, which
+comes down to: the played-since cards K must cover need[c] = A[c] - pool[c] (epoch cards
+that are neither in the pile nor in a hand must have been played).
 
-Rejected splits are retried, first as above, then letting a play be an older card at random
-(MAX_TRIES each). If every try fails, the last world is returned; the tests check this does
-not happen in real games. Older epochs (before the last reshuffle) are not constrained
-further; in practice a game has at most one reshuffle. The Cython state implements the
-same algorithm, step for step and with the same random stream, so both implementations give
-the same world for a seed.
+Step 1  Cover need: each needed card is charged to a seat that played one of that type
+        since and still has draws to explain, trying the seats from a random one on and
+        moving earlier charges between seats when that makes room (augmenting paths).
+Step 2  A seat who drew more since than he holds must have played the difference: explain
+        that many of his draws as played cards, of types left in A (in proportion), else
+        by taking over another seat's charge and making that seat whole (augmenting paths).
+Step 3  Explain each seat's other draws one by one: as a played card (if he played one of a
+        type still in A) or a kept card (if his hand has room), by a fair coin when both
+        are possible, the type drawn in proportion to what remains.
+Step 4  The pile is what is left of A; each hand is its kept cards plus random cards from
+        what is left of the pool (cards from before the epoch).
+
+A try that gets stuck is retried (MAX_TRIES); if every try fails the hands are dealt from the
+pool without the epoch constraint. The tests check that this never happens in real games.
+Older epochs (before the last reshuffle) are not constrained further; in practice a game has
+at most one reshuffle. The Cython state implements the same algorithm, step for step and
+with the same random stream, so both implementations give the same world for a seed.
 """
 
 from .constants import N_CARDS
 from .errors import PalaisError
 
-MAX_TRIES = 16
+MAX_TRIES = 32
 
 
 def view_snapshot(snap, seat: int):
@@ -59,25 +67,88 @@ def weighted_pick(weights, rng) -> int:
     raise AssertionError("unreachable")
 
 
-def _split_draws(snap, seat, others, epoch_left, rng, explain_all):
-    """Step 1: each other seat's draws since the epoch; the rest of the make-up is the pile."""
-    remaining = list(epoch_left)
-    draws = {}
-    for q in others:
-        row = [0] * N_CARDS
-        left = snap.drawn_n[q]
-        for c in range(N_CARDS):
-            most = min(snap.played_since[q][c], remaining[c], left)
-            take = most if explain_all else rng.below(most + 1) if most else 0
-            row[c] += take
-            remaining[c] -= take
-            left -= take
-        for _ in range(left):
-            c = weighted_pick(remaining, rng)
-            row[c] += 1
-            remaining[c] -= 1
-        draws[q] = row
-    return draws, remaining
+def _lift(snap, others, played, explained, budget, q, seen, rng) -> bool:
+    """Explain one more of seat q's draws as a card he played: of a type left in A if he
+    has one (types in proportion), else by taking over another seat's charge of a type he
+    played, that seat being made whole the same way unless he has draws to spare."""
+    seen.add(q)
+    as_played = [min(snap.played_since[q][c] - played[q][c], budget[c]) for c in range(N_CARDS)]
+    if sum(as_played) > 0:
+        c = weighted_pick(as_played, rng)
+        played[q][c] += 1
+        explained[q] += 1
+        budget[c] -= 1
+        return True
+    for c in range(N_CARDS):
+        if played[q][c] >= snap.played_since[q][c]:
+            continue
+        for q2 in others:
+            if q2 in seen or played[q2][c] == 0:
+                continue
+            spare = explained[q2] - 1 >= snap.drawn_n[q2] - snap.hand_size[q2]
+            if spare or _lift(snap, others, played, explained, budget, q2, seen, rng):
+                played[q2][c] -= 1
+                explained[q2] -= 1
+                played[q][c] += 1
+                explained[q] += 1
+                return True
+    return False
+
+
+def _charge(snap, others, played, explained, c, seen, start) -> bool:
+    """Charge one needed card of type c to a seat that played one since and has a draw left
+    to explain, moving earlier charges between seats if that makes room (an augmenting path,
+    so a charge is found whenever one exists). Seats are tried from `start` on, in turn."""
+    for i in range(len(others)):
+        q = others[(start + i) % len(others)]
+        if q in seen or played[q][c] >= snap.played_since[q][c]:
+            continue
+        seen.add(q)
+        if explained[q] < snap.drawn_n[q]:
+            played[q][c] += 1
+            explained[q] += 1
+            return True
+        for c2 in range(N_CARDS):
+            if c2 != c and played[q][c2] > 0 and _charge(snap, others, played, explained, c2, seen, start):
+                played[q][c2] -= 1
+                played[q][c] += 1
+                return True
+    return False
+
+
+def _explain_draws(snap, others, epoch_left, pool, rng):
+    """Steps 1-2: (played, kept, pile) per seat and type, or None when this try got stuck."""
+    played = {q: [0] * N_CARDS for q in others}
+    kept = {q: [0] * N_CARDS for q in others}
+    budget = list(epoch_left)
+    explained = {q: 0 for q in others}
+    for c in range(N_CARDS):                                        # Step 1
+        while sum(played[q][c] for q in others) < epoch_left[c] - pool[c]:
+            if budget[c] == 0:
+                return None
+            if not _charge(snap, others, played, explained, c, set(), rng.below(len(others))):
+                return None
+            budget[c] -= 1
+    for q in others:        # Step 2: draws beyond the hand size must have been played
+        while explained[q] < snap.drawn_n[q] - snap.hand_size[q]:
+            if not _lift(snap, others, played, explained, budget, q, set(), rng):
+                return None
+    for q in others:                                                # Step 3
+        while explained[q] < snap.drawn_n[q]:
+            as_played = [min(snap.played_since[q][c] - played[q][c], budget[c]) for c in range(N_CARDS)]
+            can_play = sum(as_played) > 0
+            can_keep = sum(kept[q]) < snap.hand_size[q] and sum(budget) > 0
+            if not can_play and not can_keep:
+                return None
+            if can_play and (not can_keep or rng.below(2) == 0):
+                c = weighted_pick(as_played, rng)
+                played[q][c] += 1
+            else:
+                c = weighted_pick(budget, rng)
+                kept[q][c] += 1
+            budget[c] -= 1
+            explained[q] += 1
+    return played, kept, budget
 
 
 def determinize_snapshot(snap, seat: int, rng):
@@ -86,27 +157,34 @@ def determinize_snapshot(snap, seat: int, rng):
     others = [q for q in range(snap.n_players) if q != seat]
     pool = [snap.deck[c] + sum(snap.hand[q][c] for q in others) for c in range(N_CARDS)]
     epoch_left = [snap.epoch[c] - snap.drawn_t[seat][c] for c in range(N_CARDS)]
-    for attempt in range(2 * MAX_TRIES):
-        draws, deck = _split_draws(snap, seat, others, epoch_left, rng, attempt < MAX_TRIES)
-        # Step 2
-        forced = {q: [max(0, draws[q][c] - snap.played_since[q][c]) for c in range(N_CARDS)]
-                  for q in others}
-        left = [pool[c] - deck[c] - sum(forced[q][c] for q in others) for c in range(N_CARDS)]
-        if min(left) >= 0 and all(sum(forced[q]) <= snap.hand_size[q] for q in others):
+    explained = None
+    for _ in range(MAX_TRIES):
+        explained = _explain_draws(snap, others, epoch_left, pool, rng)
+        if explained is not None:
             break
-    # Step 3
-    hands = {}
-    for q in others:
-        row = list(forced[q])
-        for _ in range(snap.hand_size[q] - sum(row)):
-            c = weighted_pick([max(0, v) for v in left], rng)
-            row[c] += 1
+    if explained is None:               # never seen in a real game: drop the epoch constraint
+        zero = {q: [0] * N_CARDS for q in others}
+        explained = zero, zero, None
+    played, kept, deck = explained
+    left = list(pool)
+    if deck is None:                    # the fallback deals the pile at random too
+        deck = [0] * N_CARDS
+        for _ in range(snap.deck_size):
+            c = weighted_pick(left, rng)
+            deck[c] += 1
             left[c] -= 1
-        hands[q] = row
-    out = snap.copy()
+    else:
+        for c in range(N_CARDS):
+            left[c] -= deck[c] + sum(kept[q][c] for q in others)
+    out = snap.copy()                                               # Step 4
     out.observer = -1
     out.deck = deck
     for q in others:
-        out.hand[q] = hands[q]
-        out.drawn_t[q] = draws[q]
+        row = list(kept[q])
+        for _ in range(snap.hand_size[q] - sum(row)):
+            c = weighted_pick(left, rng)
+            row[c] += 1
+            left[c] -= 1
+        out.hand[q] = row
+        out.drawn_t[q] = [played[q][c] + kept[q][c] for c in range(N_CARDS)]
     return out
