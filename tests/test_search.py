@@ -1,0 +1,97 @@
+"""Search: reproducibility, hidden information, stop, the memory bound and max^n backup."""
+
+import pytest
+
+from engine.constants import A_END, KING, MADAME, OFFICE, S_RECRUIT
+from engine.rng import Rng
+from engine.state import State
+from search.mcts import CHUNK_ITERATIONS, MCTSSearch
+from search.params import SearchLimits, SearchParams
+from search.positions import midgame
+from search.signature import signature
+
+from helpers import build_snapshot, recruit, sq
+
+
+def result_figures(result):
+    return [(c.turn, c.visits, c.win_prob, c.expected_score) for c in result.candidates]
+
+
+@pytest.mark.parametrize("algorithm", ["ismcts", "mcts"])
+def test_same_seed_same_limits_same_result(algorithm):
+    state = midgame(3, 103, 7)
+    params = SearchParams(algorithm=algorithm, seed=42)
+    first = MCTSSearch(params).search(state, limits=SearchLimits(iterations=3000))
+    second = MCTSSearch(params).search(state, limits=SearchLimits(iterations=3000))
+    assert result_figures(first) == result_figures(second)
+    assert first.best_turn and first.iterations == 3000
+    other = MCTSSearch(params.with_(seed=43)).search(state, limits=SearchLimits(iterations=3000))
+    assert result_figures(other) != result_figures(first)
+
+
+def test_ismcts_never_looks_at_hidden_cards():
+    # Two full states that differ only in what the other seats hold: the searching seat's
+    # view is the same, so ISMCTS must give the same answer.
+    state = midgame(3, 103, 7)          # every seat holds a card
+    seat = state.to_move
+    worlds = [state.view(seat).determinize(seat, Rng(k)) for k in range(3)]
+    hidden = {str(w.snapshot().hand) for w in worlds}
+    assert len(hidden) > 1, "the worlds should differ in hidden cards"
+    params = SearchParams(algorithm="ismcts", seed=7)
+    results = [result_figures(MCTSSearch(params).search(w, seat, SearchLimits(iterations=2000)))
+               for w in worlds]
+    assert results[0] == results[1] == results[2]
+
+
+def test_stop_ends_the_search_at_once():
+    state = midgame(2, 101, 6)
+    searcher = MCTSSearch(SearchParams(seed=1))
+    calls = []
+
+    def on_progress(progress):
+        calls.append(progress.iterations)
+        searcher.stop()
+
+    result = searcher.search(state, limits=SearchLimits(infinite=True), callback=on_progress)
+    assert calls == [CHUNK_ITERATIONS]
+    assert result.iterations == CHUNK_ITERATIONS and result.best_turn
+
+
+def test_the_memory_bound_holds_and_the_search_goes_on():
+    state = midgame(4, 105, 8)
+    result = MCTSSearch(SearchParams(seed=3, hash_mb=1)).search(state, limits=SearchLimits(iterations=20000))
+    stats = result.stats
+    assert stats["full"] and stats["nodes"] <= stats["node_capacity"]
+    assert stats["bytes_allocated"] <= 1 << 20
+    assert result.iterations == 20000 and result.best_turn
+
+
+def last_turn_position():
+    # 2 players, the last turn of the game: seat 2 (index 1) recruits. Seat 1 owns tile 22
+    # (10 VP). Tile 24 (12 VP, 9 gold, 2 turquoise, 1 violet) on c3 wins the game for
+    # seat 2; tile 1 on d4 (3 VP) or ending does not.
+    #   seat 2: OFFICE 1, KING 2, MADAME 1, 10 gold
+    snap = build_snapshot(
+        State, 2, stage=S_RECRUIT, to_move=1, last_round=1, round=9,
+        rooms={1: {OFFICE: 1, KING: 2, MADAME: 1}}, gold={0: 0, 1: 10},
+        hands={1: {}}, owned={21: 0}, park={"c3": 23, "d4": 0})
+    return State.from_snapshot(snap)
+
+
+@pytest.mark.parametrize("algorithm", ["ismcts", "mcts"])
+def test_max_n_backup_picks_the_movers_component(algorithm):
+    state = last_turn_position()
+    assert state.legal_actions() == [recruit("c3"), recruit("d4"), A_END]
+    result = MCTSSearch(SearchParams(algorithm=algorithm, seed=5)).search(
+        state, limits=SearchLimits(iterations=600))
+    best = result.best
+    assert best.turn[0] == recruit("c3")
+    assert best.win_prob[1] == pytest.approx(1.0) and best.win_prob[0] == pytest.approx(0.0)
+    assert best.expected_score[1] == pytest.approx(12.0)
+    for other in result.candidates[1:]:
+        assert other.win_prob[1] == pytest.approx(0.0)
+
+
+def test_bench_signature_is_stable():
+    # Changes exactly when search behaviour changes: update it (and say so in the commit).
+    assert signature() == 70809
