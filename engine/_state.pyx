@@ -1266,14 +1266,8 @@ cdef class State:
 
     def perft_divide(self, int depth):
         """[(action, perft(depth - 1) after it)] for each legal action, in canonical order."""
-        if depth < 1:
-            raise PalaisError("perft divide needs depth >= 1")
-        out = []
-        for action in self.legal_actions():
-            child = self.copy()
-            child.apply(action)
-            out.append((action, child.perft(depth - 1)))
-        return out
+        from engine.perft import perft_divide
+        return perft_divide(self, depth)
 
     def playout(self, rng):
         """Play uniformly random actions to the end (chance by the pile); returns the steps."""
