@@ -4,7 +4,7 @@ For the fixed 2- and 4-player positions of search/positions.py, runs ISMCTS (def
 parameters) for a fixed number of iterations on one core and prints iterations per second,
 tree nodes, bytes per tree node and the process's peak memory. The last line is exactly
 `ismcts_iter_per_s_4p=<N> bytes_per_node=<B>` (N: the 4-player positions' combined rate).
-Run: python bench/search.py [--iterations 50000] [--hash-mb 256]
+Run: python bench/search.py [--iterations 50000] [--hash-mb 256] [--rollout-turns 4]
 """
 
 import argparse
@@ -26,6 +26,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=50_000, help="iterations per position")
     parser.add_argument("--hash-mb", type=int, default=256, help="tree memory bound per search")
+    parser.add_argument("--rollout-turns", type=int, default=SearchParams().rollout_turns,
+                        help="turns of rollout before the evaluation (-1: to the end of the game)")
     args = parser.parse_args()
 
     rates = {}
@@ -33,7 +35,8 @@ def main():
     print(f"{'players':>7} {'seed':>5} {'round':>5} {'iter/s':>9} {'nodes':>8} {'MiB used':>9}")
     for n, seed, round_ in BENCH_POSITIONS:
         state = midgame(n, seed, round_)
-        searcher = MCTSSearch(SearchParams(algorithm="ismcts", seed=seed, hash_mb=args.hash_mb))
+        searcher = MCTSSearch(SearchParams(algorithm="ismcts", seed=seed, hash_mb=args.hash_mb,
+                                              rollout_turns=args.rollout_turns))
         t0 = time.perf_counter()
         result = searcher.search(state, limits=SearchLimits(iterations=args.iterations))
         elapsed = time.perf_counter() - t0
