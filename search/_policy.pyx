@@ -232,3 +232,20 @@ def estimated_scores(state):
     cdef GameState* s = &(<State>state).st
     estimate_scores(s, out)
     return [out[p] for p in range(s.n_players)]
+
+
+def finish_turn(state, rng):
+    """Play the heuristic policy in place until the seat to move changes or the game ends
+    (chance events follow the pile, or the unknown pool in a view). Returns actions applied."""
+    cdef int buf[LEGAL_BUF]
+    cdef Rng r
+    cdef int steps = 0, seat
+    cdef GameState* s = &(<State>state).st
+    seat = s.to_move
+    r.state = rng.state
+    with nogil:
+        while s.stage != S_GAME_OVER and s.to_move == seat:
+            apply_action(s, heuristic_action(s, &r, buf))
+            steps += 1
+    rng.state = r.state
+    return steps

@@ -95,3 +95,37 @@ def test_max_n_backup_picks_the_movers_component(algorithm):
 def test_bench_signature_is_stable():
     # Changes exactly when search behaviour changes: update it (and say so in the commit).
     assert signature() == 70809
+
+
+@pytest.mark.parametrize("algorithm", ["random", "greedy", "pimc", "ismcts", "mcts"])
+def test_every_player_answers_with_a_legal_turn_start(algorithm):
+    from search.players import make_player
+    state = midgame(2, 101, 6)
+    player = make_player(SearchParams(algorithm=algorithm, seed=2))
+    result = player.search(state, limits=SearchLimits(iterations=500))
+    assert result.best_turn and result.best_turn[0] in state.legal_actions()
+    line = state.copy()
+    for action in result.best_turn:            # the whole line is playable, in the seat's turn
+        assert line.to_move == state.to_move and action in line.legal_actions()
+        line.apply(action)
+
+
+def test_greedy_takes_the_winning_recruit():
+    from search.players import make_player
+    state = last_turn_position()
+    result = make_player(SearchParams(algorithm="greedy")).search(state)
+    assert result.best_turn == [recruit("c3")]
+
+
+def test_a_self_play_game_reproduces_under_iteration_limits():
+    from search.players import make_player
+    from search.selfplay import play_game
+
+    def game():
+        players = [make_player(SearchParams(algorithm="ismcts", seed=1)),
+                   make_player(SearchParams(algorithm="greedy", seed=2))]
+        return play_game(players, ["ismcts", "greedy"], 11, SearchLimits(iterations=200))
+
+    first, second = game(), game()
+    assert first == second
+    assert sum(first.returns) == pytest.approx(1.0) and first.turns > 10

@@ -1,0 +1,87 @@
+"""Playing strength of ISMCTS against the baselines, in 2-player in-process games.
+
+Each deal is played twice with the seats swapped (same tiles, layout and card draws), every
+searching player gets the same time per search, and win rates are printed with Wilson 95%
+intervals (a shared win counts as half). Pairings: ISMCTS against random, greedy, PIMC, and
+against perfect-information MCTS given the true hidden cards (the "cheating" reference, an
+upper bound on what hidden information costs). The last line is exactly
+`winrate_vs_random=<x> winrate_vs_greedy=<y> winrate_vs_pimc=<z>`.
+Run: python bench/strength.py [--games 200] [--time-ms 250] [--workers 2] [--opponents ...]
+"""
+
+import argparse
+import math
+import os
+import sys
+import time
+from multiprocessing import get_context
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
+
+from search.params import SearchLimits, SearchParams  # noqa: E402
+from search.players import make_player  # noqa: E402
+from search.selfplay import play_game  # noqa: E402
+
+OPPONENTS = {"random": "random", "greedy": "greedy", "pimc": "pimc", "cheat": "mcts"}
+
+
+def wilson(successes: float, n: int, z: float = 1.96):
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def one_game(job):
+    """(opponent, deal, ismcts seat, time_ms) -> (opponent, ISMCTS's return, scores)."""
+    opponent, deal, ismcts_seat, time_ms = job
+    names = ["ismcts", OPPONENTS[opponent]]
+    if ismcts_seat == 1:
+        names.reverse()
+    players = [make_player(SearchParams(algorithm=name, seed=deal * 10 + seat))
+               for seat, name in enumerate(names)]
+    outcome = play_game(players, names, deal, SearchLimits(time_ms=time_ms))
+    return opponent, outcome.returns[ismcts_seat], outcome.scores, ismcts_seat
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200, help="games per pairing (even: deals x 2 seatings)")
+    parser.add_argument("--time-ms", type=float, default=250.0, help="time per search")
+    parser.add_argument("--workers", type=int, default=2, help="games played at once (processes)")
+    parser.add_argument("--opponents", default="random,greedy,pimc,cheat",
+                        help="comma-separated: " + ",".join(OPPONENTS))
+    parser.add_argument("--first-deal", type=int, default=1)
+    args = parser.parse_args()
+    opponents = [o.strip() for o in args.opponents.split(",") if o.strip()]
+    bad = [o for o in opponents if o not in OPPONENTS]
+    if bad:
+        parser.error(f"unknown opponent {bad[0]!r}; choose from {', '.join(OPPONENTS)}")
+    deals = range(args.first_deal, args.first_deal + (args.games + 1) // 2)
+    jobs = [(o, d, s, args.time_ms) for o in opponents for d in deals for s in (0, 1)]
+    results = {o: [] for o in opponents}
+    started = time.time()
+    with get_context("fork").Pool(args.workers) as pool:
+        for i, (opponent, ret, scores, seat) in enumerate(pool.imap_unordered(one_game, jobs), 1):
+            results[opponent].append((ret, scores, seat))
+            if i % 20 == 0 or i == len(jobs):
+                print(f"  {i}/{len(jobs)} games, {time.time() - started:.0f} s", file=sys.stderr, flush=True)
+    rates = {}
+    for opponent in opponents:
+        games = results[opponent]
+        won = sum(r for r, _, _ in games)
+        n = len(games)
+        lo, hi = wilson(won, n)
+        rates[opponent] = won / n
+        margin = sum(s[seat] - s[1 - seat] for _, s, seat in games) / n
+        print(f"ismcts vs {opponent:<7} ({OPPONENTS[opponent]}): win rate {won / n:.3f} "
+              f"[{lo:.3f}, {hi:.3f}] over {n} games, mean VP margin {margin:+.1f}")
+    print(f"{args.time_ms:.0f} ms per search, {time.time() - started:.0f} s in all")
+    print(" ".join(f"winrate_vs_{o}={rates[o]:.3f}" for o in ("random", "greedy", "pimc") if o in rates))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,55 @@
+"""In-process games between players, with fair deals: the benchmark's and the tests' arena.
+
+A deal seed fixes the tiles, the layout and the stream that decides every card drawn, so the
+same deal replayed with the seats swapped gives both players the same luck. Each player
+sees only its own view (except "mcts", the cheating reference, which is given the true
+state). A player searches at the first decision of its turn and plays its best line to the
+turn's end; where the line stops early (its own draw in step 5, or an unexpanded node) it
+searches again for the rest of the turn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.constants import A_DRAW
+from engine.determinize import weighted_pick
+from engine.rng import Rng
+from engine.state import State
+
+from .params import SearchLimits
+
+
+@dataclass
+class GameOutcome:
+    deal_seed: int
+    names: list          # per seat
+    scores: list         # per seat
+    returns: list        # per seat: 1/k for each of k winners
+    turns: int
+    searches: int
+
+
+def play_game(players, names, deal_seed: int, limits: SearchLimits, max_searches: int = 100_000) -> GameOutcome:
+    """Play one game; players[q] sits in seat q and names[q] says which algorithm it is."""
+    state = State.new_game(len(players), seed=deal_seed)
+    chance = Rng(deal_seed * 1_000_003 + 17)
+    turns = searches = 0
+    while not state.is_terminal():
+        if state.is_chance():
+            state.apply(A_DRAW + weighted_pick(state.deck_counts(), chance))
+            continue
+        seat = state.to_move
+        sees = state if names[seat] == "mcts" else state.view(seat)
+        result = players[seat].search(sees, seat, limits)
+        searches += 1
+        if searches > max_searches:
+            raise RuntimeError("the game did not end")
+        for action in result.best_turn:
+            if state.is_terminal() or state.to_move != seat or state.is_chance() \
+                    or action not in state.legal_actions():
+                break
+            state.apply(action)
+        if state.is_terminal() or state.to_move != seat:
+            turns += 1
+    return GameOutcome(deal_seed, list(names), state.scores(), state.returns(), turns, searches)
