@@ -4,7 +4,9 @@ For the fixed 2- and 4-player positions of search/positions.py, runs ISMCTS (def
 parameters) for a fixed number of iterations on one core and prints iterations per second,
 tree nodes, bytes per tree node and the process's peak memory. The last line is exactly
 `ismcts_iter_per_s_4p=<N> bytes_per_node=<B>` (N: the 4-player positions' combined rate).
-Run: python bench/search.py [--iterations 50000] [--hash-mb 256] [--rollout-turns 4]
+With --processes 2 it searches root-parallel and the rate counts every process's iterations
+(the speed-up on 2 cores is the ratio of the two runs' rates).
+Run: python bench/search.py [--iterations 50000] [--hash-mb 256] [--rollout-turns 4] [--processes 1]
 """
 
 import argparse
@@ -17,7 +19,8 @@ import time
 _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
 
-from search.mcts import MCTSSearch
+from search._ismcts import TreeSearch
+from search.players import make_player
 from search.params import SearchLimits, SearchParams
 from search.positions import BENCH_POSITIONS, midgame
 
@@ -26,21 +29,24 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=50_000, help="iterations per position")
     parser.add_argument("--hash-mb", type=int, default=256, help="tree memory bound per search")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="root-parallel processes (the iterations limit is per process)")
     parser.add_argument("--rollout-turns", type=int, default=SearchParams().rollout_turns,
                         help="turns of rollout before the evaluation (-1: to the end of the game)")
     args = parser.parse_args()
 
     rates = {}
-    bytes_per_node = 0
+    bytes_per_node = TreeSearch(1 << 20, 0.7, 1, 4, 8.0, True, False, 0.5, 0).stats()["bytes_per_node"]
     print(f"{'players':>7} {'seed':>5} {'round':>5} {'iter/s':>9} {'nodes':>8} {'MiB used':>9}")
     for n, seed, round_ in BENCH_POSITIONS:
         state = midgame(n, seed, round_)
-        searcher = MCTSSearch(SearchParams(algorithm="ismcts", seed=seed, hash_mb=args.hash_mb,
-                                              rollout_turns=args.rollout_turns))
+        searcher = make_player(SearchParams(algorithm="ismcts", seed=seed, hash_mb=args.hash_mb,
+                                            rollout_turns=args.rollout_turns, processes=args.processes))
         t0 = time.perf_counter()
         result = searcher.search(state, limits=SearchLimits(iterations=args.iterations))
         elapsed = time.perf_counter() - t0
-        bytes_per_node = result.stats["bytes_per_node"]
+        if hasattr(searcher, "close"):
+            searcher.close()
         used_mib = result.nodes * bytes_per_node / 2**20
         rates.setdefault(n, []).append((result.iterations, elapsed))
         print(f"{n:>7} {seed:>5} {round_:>5} {result.iterations / elapsed:>9.0f} {result.nodes:>8} {used_mib:>9.1f}")

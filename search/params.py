@@ -26,6 +26,7 @@ class SearchParams:
     margin_weight: float = 0.5         # with reward=margin: the weight of the margin part
     hash_mb: int = 64                  # tree memory bound in MiB (like UCI's Hash); a full tree stops growing
     determinizations: int = 8          # pimc: how many worlds share the budget
+    processes: int = 1                 # ismcts/mcts: root-parallel search over this many processes
     seed: int = 0                      # seeds every random choice of the search
 
     def __post_init__(self):
@@ -45,6 +46,8 @@ class SearchParams:
             raise PalaisError("margin_weight must be in 0..1")
         if not 1 <= self.hash_mb <= 65536:
             raise PalaisError("hash_mb must be in 1..65536")
+        if not 1 <= self.processes <= 256:
+            raise PalaisError("processes must be in 1..256")
         if not 1 <= self.determinizations <= 1024:
             raise PalaisError("determinizations must be in 1..1024")
 

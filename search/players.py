@@ -8,6 +8,7 @@ cheating reference, or analysis with all cards open).
 
 from .baselines import GreedyPlayer, PIMCSearch, RandomPlayer
 from .mcts import MCTSSearch
+from .parallel import RootParallelSearch
 from .params import SearchParams
 
 PLAYERS = {
@@ -20,4 +21,8 @@ PLAYERS = {
 
 
 def make_player(params: SearchParams):
+    """The player `params.algorithm` names; ismcts/mcts with processes > 1 search root-parallel
+    (call close() on it when done, or use it as a context manager)."""
+    if params.processes > 1 and params.algorithm in ("ismcts", "mcts"):
+        return RootParallelSearch(params, params.processes)
     return PLAYERS[params.algorithm](params)

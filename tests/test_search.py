@@ -129,3 +129,18 @@ def test_a_self_play_game_reproduces_under_iteration_limits():
     first, second = game(), game()
     assert first == second
     assert sum(first.returns) == pytest.approx(1.0) and first.turns > 10
+
+
+def test_root_parallel_merges_the_workers_trees():
+    from search.parallel import RootParallelSearch
+    state = midgame(2, 102, 10)
+    params = SearchParams(seed=9)
+    with RootParallelSearch(params, processes=2) as searcher:
+        result = searcher.search(state, limits=SearchLimits(iterations=1500))
+        again = searcher.search(state, limits=SearchLimits(iterations=1500))
+    assert result.iterations == 3000 and result.stats["processes"] == 2
+    assert sum(c.visits for c in result.candidates) <= 3000
+    assert result.best_turn[0] in state.legal_actions()
+    single = MCTSSearch(params).search(state, limits=SearchLimits(iterations=1500))
+    assert result.candidates[0].visits > single.candidates[0].visits
+    assert result_figures(again) != result_figures(result)      # a new seed for each search
