@@ -1245,6 +1245,15 @@ cdef class State:
         view_state(&self.st, seat, &out.st)
         return out
 
+    def public_view(self):
+        """The position as an onlooker sees it: every hand unknown (observer = 4, no seat).
+
+        Which decision comes next depends only on public information (RULES.md §10), so a
+        game's sequence of seats and decision points can be followed on this view."""
+        cdef State out = State._wrap(self.box)
+        view_state(&self.st, MAX_P, &out.st)
+        return out
+
     def determinize(self, int seat, rng):
         """A full state agreeing with all `seat` knows; `rng` is an engine.rng.Rng (advanced)."""
         self._check_seat(seat)

@@ -38,10 +38,14 @@ from .errors import PalaisError
 MAX_TRIES = 32
 
 
+PUBLIC = 4    # the observer of a public view: no seat (every hand unknown)
+
+
 def view_snapshot(snap, seat: int):
-    if snap.observer >= 0 and snap.observer != seat:
+    """The snapshot as `seat` sees it; seat PUBLIC gives the onlooker's view (no hand known)."""
+    if seat != PUBLIC and snap.observer >= 0 and snap.observer != seat:
         raise PalaisError(f"a view from seat {snap.observer + 1} cannot be seen from seat {seat + 1}")
-    if not 0 <= seat < snap.n_players:
+    if not (0 <= seat < snap.n_players or seat == PUBLIC):
         raise PalaisError(f"no seat {seat + 1} in a {snap.n_players}-player game")
     out = snap.copy()
     for q in range(snap.n_players):

@@ -552,6 +552,10 @@ class ReferenceState:
         snap = det.view_snapshot(self.s, seat)
         return ReferenceState(snap, self.components, self.options)
 
+    def public_view(self) -> "ReferenceState":
+        """The position as an onlooker sees it: every hand unknown (observer = 4, no seat)."""
+        return ReferenceState(det.view_snapshot(self.s, det.PUBLIC), self.components, self.options)
+
     def determinize(self, seat: int, rng) -> "ReferenceState":
         """A full state that agrees with everything `seat` knows (RULES.md §8)."""
         snap = det.determinize_snapshot(self.s, seat, rng)
