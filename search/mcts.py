@@ -98,9 +98,9 @@ class MCTSSearch:
             done += ran
             stats = tree.stats()
             if callback is not None:
+                leaders = self._candidates(tree, root, seat, 1)
                 callback(Progress(done, stats["node_visits"], TreeSearch.clock_ms() - start,
-                                  self._candidates(tree, root, seat, 1)[:1] and
-                                  self._candidates(tree, root, seat, 1)[0]))
+                                  leaders[0] if leaders else None))
             if ran < chunk or tree.stop_flag:
                 break
             if limits.nodes and stats["node_visits"] >= limits.nodes:

@@ -1,0 +1,172 @@
+"""The PRI server loop: read a line, parse it, dispatch it, print the answer.
+
+It only parses, dispatches and prints; the Engine facade does the work. Every line written
+goes through one lock, so the search thread's info lines and the reader's answers never
+interleave inside a line. Only protocol reaches the output stream.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+
+from engine.board_text import board_lines
+from engine.errors import PalaisError
+from engine.notation import turn_to_text
+
+from .commands import (Bench, Display, Go, Hint, IsReady, NewGame, ParseError, Perft,
+                       PositionStart, PositionString, Pri, Quit, SetOption, Stop)
+from .engine import Engine
+from .parser import parse_line
+
+ENGINE_NAME = "palais-engine 0.1.0"
+ENGINE_AUTHOR = "the palais-engine developers"
+INFO_INTERVAL_S = 0.25          # progress info lines at most this often
+
+
+class Server:
+    def __init__(self, output=None, engine: Engine | None = None):
+        self.output = output or sys.stdout
+        self.engine = engine or Engine()
+        self._lock = threading.Lock()
+        self._last_info = 0.0
+        self.handlers = {
+            Pri: self.on_pri, IsReady: self.on_isready, SetOption: self.on_setoption,
+            NewGame: self.on_newgame, PositionStart: self.on_position,
+            PositionString: self.on_position, Go: self.on_go, Stop: self.on_stop,
+            Display: self.on_display, Perft: self.on_perft, Bench: self.on_bench,
+            Hint: self.on_hint,
+        }
+
+    # ------------------------------------------------------------------ output
+    def send(self, line: str) -> None:
+        with self._lock:
+            self.output.write(line + "\n")
+            self.output.flush()
+
+    def error(self, message: str) -> None:
+        self.send(f"info string error: {message}")
+
+    # ------------------------------------------------------------------ the loop
+    def handle(self, line: str) -> bool:
+        """Act on one line; False once the engine should exit."""
+        command = parse_line(line)
+        if command is None:
+            return True
+        if isinstance(command, ParseError):
+            self.error(command.message)
+            return True
+        if isinstance(command, Quit):
+            self.engine.close()
+            return False
+        try:
+            self.handlers[type(command)](command)
+        except PalaisError as exc:
+            self.error(str(exc))
+        return True
+
+    def run(self, lines) -> None:
+        for line in lines:
+            if not self.handle(line):
+                return
+        self.engine.close()
+
+    # ------------------------------------------------------------------ handlers
+    def on_pri(self, _):
+        self.send(f"id name {ENGINE_NAME}")
+        self.send(f"id author {ENGINE_AUTHOR}")
+        for line in self.engine.option_lines():
+            self.send(line)
+        self.send("priok")
+
+    def on_isready(self, _):
+        self.send("readyok")
+
+    def on_setoption(self, command):
+        self.engine.set_option(command.name, command.value)
+
+    def on_newgame(self, _):
+        self.engine.new_game()
+
+    def on_position(self, command):
+        self.engine.set_position(command)
+
+    def on_go(self, command):
+        self._last_info = 0.0
+        self.engine.go(command, self._report, self._bestmove)
+
+    def on_stop(self, _):
+        self.engine.stop()
+
+    def _report(self, report) -> None:
+        now = time.monotonic()
+        if not report.final and now - self._last_info < INFO_INTERVAL_S:
+            return
+        self._last_info = now
+        for line in info_lines(report.result, report.final):
+            self.send(line)
+
+    def _bestmove(self, turn) -> None:
+        self.send("bestmove " + (turn_to_text(turn) if turn else "(none)"))
+
+    def _need_position(self):
+        if self.engine.view is None:
+            raise PalaisError("no position: send 'position ...' first (or the game is over)")
+        return self.engine.view
+
+    def on_display(self, _):
+        for line in board_lines(self._need_position()):
+            self.send(f"info string {line}")
+
+    def on_perft(self, command):
+        count = self._need_position().perft(command.depth)
+        self.send(f"info string perft {command.depth} nodes {count}")
+
+    def on_bench(self, _):
+        from search.signature import signature
+        self.send(f"info string Nodes searched: {signature()}")
+
+    def on_hint(self, command):
+        from search.players import make_player
+        from search.params import SearchLimits
+        if self.engine.busy():
+            raise PalaisError("cannot give a hint during a search; send stop first")
+        view = self._need_position()
+        limits = SearchLimits(iterations=command.iterations, time_ms=command.movetime_ms) \
+            if (command.iterations or command.movetime_ms) else SearchLimits(time_ms=1000)
+        player = make_player(self.engine.params())
+        try:
+            result = player.search(view, self.engine.seat, limits, top_k=command.top)
+        finally:
+            getattr(player, "close", lambda: None)()
+        seat = self.engine.seat
+        for rank, c in enumerate(result.candidates, 1):
+            self.send(f"info string hint {rank}: {turn_to_text(c.turn)} | win {c.win_prob[seat]:.0%} "
+                      f"| expected VP {c.expected_score[seat]:.1f} | {c.visits} visits")
+
+
+def info_lines(result, final: bool) -> list:
+    """`info` lines for a search result (final) or a progress report."""
+    if not final:
+        best = result.best
+        line = f"info iterations {result.iterations} nodes {result.node_visits} time {result.time_ms:.0f}"
+        if result.time_ms > 0:
+            line += f" nps {result.node_visits * 1000 / result.time_ms:.0f}"
+        if best is not None:
+            line += f" pv {turn_to_text(best.turn)}"
+        return [line]
+    lines = []
+    nps = f" nps {result.node_visits * 1000 / result.time_ms:.0f}" if result.time_ms > 0 else ""
+    for k, c in enumerate(result.candidates, 1):
+        lines.append(
+            f"info iterations {result.iterations} nodes {result.node_visits}{nps} time {result.time_ms:.0f} "
+            f"multipv {k} winprob {' '.join(f'{w:.3f}' for w in c.win_prob)} "
+            f"score {' '.join(f'{s:.1f}' for s in c.expected_score)} pv {turn_to_text(c.turn)}")
+    return lines
+
+
+def main() -> None:
+    """Serve PRI on standard input and output until `quit` or the end of input."""
+    server = Server(sys.stdout)
+    server.run(sys.stdin)

@@ -1,0 +1,173 @@
+"""The PRI server in-process: handshake, positions, go/stop contracts, tools, bad input."""
+
+import io
+import re
+import subprocess
+import sys
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from engine.notation import parse_turn
+from engine.random_play import random_action
+from engine.rng import Rng
+from engine.state import State
+from engine.notation import action_to_token
+from protocol.server import Server
+
+PROTOCOL_LINE = re.compile(r"^(id (name|author) .+|option name .+|priok|readyok|bestmove .+|info .+)$")
+
+
+class Session:
+    def __init__(self):
+        self.out = io.StringIO()
+        self.server = Server(self.out)
+        self.read = 0
+
+    def send(self, *lines):
+        for line in lines:
+            assert self.server.handle(line)
+
+    def new_lines(self):
+        self.server.engine.wait(30)
+        lines = self.out.getvalue().splitlines()
+        fresh, self.read = lines[self.read:], len(lines)
+        return fresh
+
+
+def test_handshake_lists_every_option_then_priok():
+    s = Session()
+    s.send("pri")
+    lines = s.new_lines()
+    assert lines[0].startswith("id name palais-engine") and lines[1].startswith("id author ")
+    assert lines[-1] == "priok"
+    names = [re.match(r"option name (.+?) type", l).group(1) for l in lines if l.startswith("option")]
+    assert names == ["Algorithm", "Threads", "Hash", "MultiPV", "Seed", "Exploration",
+                     "Rollout Policy", "Move Overhead"]
+
+
+def test_go_answers_with_info_and_exactly_one_legal_bestmove():
+    s = Session()
+    s.send("position start players 3 seed 8", "go iterations 2000 multipv 2")
+    lines = s.new_lines()
+    best = [l for l in lines if l.startswith("bestmove ")]
+    assert len(best) == 1 and lines[-1] == best[0]
+    assert [l for l in lines if " multipv " in l][0].split(" multipv ")[1].startswith("1 ")
+    view = State.new_game(3, seed=8).view(0)
+    for action in parse_turn(best[0][len("bestmove "):]):
+        assert action in view.legal_actions() and view.to_move == 0
+        view.apply(action)
+
+
+def test_same_seed_same_iterations_same_answer():
+    answers = []
+    for _ in range(2):
+        s = Session()
+        s.send("setoption name Seed value 11", "position start players 2 seed 3", "go iterations 1500")
+        answers.append([l for l in s.new_lines() if l.startswith("bestmove")])
+    assert answers[0] == answers[1]
+
+
+def test_infinite_search_waits_for_stop():
+    s = Session()
+    s.send("position start players 2 seed 4", "go infinite")
+    assert not s.server.engine.wait(0.3)           # still searching: no bestmove without stop
+    s.send("isready")
+    assert "readyok" in s.out.getvalue()
+    assert "bestmove" not in s.out.getvalue()
+    s.send("stop")
+    lines = s.new_lines()
+    assert sum(l.startswith("bestmove ") for l in lines) == 1
+
+
+def game_moves_seen_by(n, seed, steps):
+    """(the moves of a random game as the seat to move at the end writes them, that seat, state)."""
+    state = State.new_game(n, seed=seed)
+    rng = Rng(seed)
+    played = []
+    for _ in range(steps):
+        drawer = state.to_move if state.is_chance() else None
+        action = random_action(state, rng)
+        played.append((action, drawer))
+        state.apply(action)
+    seat = state.to_move
+    tokens = [action_to_token(a) if d in (None, seat) else "?" for a, d in played]
+    return " ".join(tokens), seat, state
+
+
+def test_position_with_moves_is_the_seats_view_and_d_hides_other_hands():
+    moves, seat, state = game_moves_seen_by(3, 21, 260)
+    s = Session()
+    s.send(f"position start players 3 seed 21 moves {moves}")
+    assert s.server.engine.view.snapshot() == state.view(seat).snapshot()
+    s.send("d")
+    board = s.new_lines()
+    assert board[0].startswith(f"info string round {state.round}, seat {seat + 1} to move")
+    others = [l for l in board if l.startswith("info string seat ") and not l.startswith(f"info string seat {seat + 1} ")]
+    assert others and all("hidden" in l for l in others)
+
+
+def test_after_the_last_move_of_the_game_bestmove_is_none():
+    state = State.new_game(2, seed=6)
+    rng = Rng(6)
+    played = []
+    while not state.is_terminal():
+        action = random_action(state, rng)
+        played.append(action_to_token(action))
+        state.apply(action)
+    s = Session()
+    s.send(f"position start players 2 seed 6 moves {' '.join(played)}", "go movetime 50")
+    assert s.new_lines() == ["bestmove (none)"]
+
+
+def test_perft_answers_as_an_info_string():
+    s = Session()
+    s.send("position start players 2 seed 1", "perft 3")
+    assert s.new_lines() == ["info string perft 3 nodes 729"]
+
+
+@pytest.mark.parametrize("line,words", [
+    ("go movetime 10", "no position"),
+    ("perft 2", "no position"),
+    ("setoption name Hash value lots", "expected a whole number"),
+    ("setoption name Colour value red", "unknown option 'Colour'"),
+    ("position start players 2 seed 1 moves MINT gate2", "token 2 'gate2' is not legal here"),
+    ("frobnicate", "unknown command 'frobnicate'"),
+])
+def test_bad_input_gets_one_error_line_and_the_engine_goes_on(line, words):
+    s = Session()
+    s.send(line, "isready")
+    lines = s.new_lines()
+    assert len(lines) == 2 and lines[0].startswith("info string error: ") and words in lines[0]
+    assert lines[1] == "readyok"
+
+
+@settings(max_examples=2000, derandomize=True, suppress_health_check=[HealthCheck.too_slow],
+          deadline=None)
+@given(st.one_of(
+    st.text(max_size=60),
+    st.lists(st.sampled_from(["pri", "isready", "setoption", "name", "value", "Hash", "Seed", "1",
+                              "-3", "position", "start", "players", "2", "seed", "moves", "MINT",
+                              "gate2", "d", "perft", "bench", "hint", "top", "newgame", "x",
+                              "Algorithm", "random", "pos", "pr1"]),
+             max_size=10).map(" ".join)))
+def test_fuzz_lines_never_break_the_engine(line):
+    s = Session()
+    if line.split()[:1] == ["quit"]:
+        return
+    s.send(line)
+    s.send("isready")
+    lines = s.new_lines()
+    assert lines[-1] == "readyok"
+    assert all(PROTOCOL_LINE.match(l) for l in lines), lines
+
+
+def test_the_console_engine_speaks_only_protocol_on_stdout():
+    script = "pri\nposition start players 2 seed 2\ngo iterations 500\nisready\nnonsense\nquit\n"
+    done = subprocess.run([sys.executable, "-m", "protocol.cli"], input=script, text=True,
+                          capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert all(PROTOCOL_LINE.match(l) for l in lines), lines
+    assert sum(l.startswith("bestmove ") for l in lines) == 1 and "readyok" in lines
+    assert sum(l.startswith("info string error: unknown command 'nonsense'") for l in lines) == 1
