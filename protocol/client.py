@@ -1,0 +1,227 @@
+"""The GUI side of PRI: start any engine command and drive it, with a timeout on every read.
+
+`EngineClient` runs the engine as a subprocess. A reader thread queues its stdout lines, and
+every read waits at most a stated time. It raises:
+- `EngineDied` when the process ends;
+- `EngineTimeout` when it stays silent too long;
+- `ProtocolViolation` when it answers out of protocol.
+The tournament runner, the compliance check and the tests drive engines through it.
+"""
+
+from __future__ import annotations
+
+import queue
+import subprocess
+import threading
+import time
+from dataclasses import dataclass, field
+
+from engine.errors import PalaisError
+
+
+class ClientError(PalaisError):
+    """Base class: something went wrong talking to an engine."""
+
+
+class EngineDied(ClientError):
+    pass
+
+
+class EngineTimeout(ClientError):
+    pass
+
+
+class ProtocolViolation(ClientError):
+    pass
+
+
+MULTI_VALUE_KEYS = ("winprob", "score")
+REST_KEYS = ("pv", "string")
+
+
+def parse_info(line: str) -> dict:
+    """The key-value pairs of an `info` line; winprob/score give lists, pv/string the rest."""
+    words = line.split()
+    if not words or words[0] != "info":
+        raise ProtocolViolation(f"not an info line: {line!r}")
+    out = {}
+    i = 1
+    while i < len(words):
+        key = words[i]
+        if key in REST_KEYS:
+            out[key] = " ".join(words[i + 1:])
+            break
+        if key in MULTI_VALUE_KEYS:
+            values = []
+            i += 1
+            while i < len(words):
+                try:
+                    values.append(float(words[i]))
+                except ValueError:
+                    break
+                i += 1
+            out[key] = values
+            continue
+        out[key] = words[i + 1] if i + 1 < len(words) else ""
+        i += 2
+    return out
+
+
+@dataclass
+class EngineInfo:
+    name: str = ""
+    author: str = ""
+    options: dict = field(default_factory=dict)     # name -> the rest of its option line
+
+
+@dataclass
+class SearchAnswer:
+    bestmove: list                 # tokens; [] for "(none)"
+    infos: list                    # parsed info lines (dicts), in order
+    errors: list                   # `info string error: ...` texts seen meanwhile
+
+
+class EngineClient:
+    def __init__(self, command, read_timeout: float = 10.0, stderr=subprocess.DEVNULL):
+        self.command = list(command)
+        self.read_timeout = read_timeout
+        self._stderr = stderr
+        self.process = None
+        self._lines = queue.Queue()
+        self.info = EngineInfo()
+        self.transcript = []        # (">" or "<", line) for diagnostics
+
+    # ------------------------------------------------------------------ process
+    def start(self) -> "EngineClient":
+        try:
+            self.process = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                            stderr=self._stderr, text=True, bufsize=1)
+        except OSError as exc:
+            raise EngineDied(f"cannot start {' '.join(self.command)}: {exc}") from None
+        threading.Thread(target=self._pump, daemon=True).start()
+        return self
+
+    def _pump(self) -> None:
+        for line in self.process.stdout:
+            self._lines.put(line.rstrip("\n"))
+        self._lines.put(None)      # end of output
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def send(self, line: str) -> None:
+        if self.process is None or self.process.poll() is not None:
+            raise EngineDied(f"the engine is not running (exit code {self.process and self.process.poll()})")
+        self.transcript.append((">", line))
+        try:
+            self.process.stdin.write(line + "\n")
+            self.process.stdin.flush()
+        except (BrokenPipeError, OSError):
+            raise EngineDied("the engine closed its input") from None
+
+    def read_line(self, timeout: float | None = None) -> str:
+        try:
+            line = self._lines.get(timeout=self.read_timeout if timeout is None else timeout)
+        except queue.Empty:
+            raise EngineTimeout(f"no answer within {self.read_timeout if timeout is None else timeout:.1f} s") from None
+        if line is None:
+            self._lines.put(None)
+            code = self.process.wait(timeout=5)
+            raise EngineDied(f"the engine exited (code {code})")
+        self.transcript.append(("<", line))
+        return line
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Send quit, wait a little, then kill if need be."""
+        if self.process is None:
+            return
+        if self.process.poll() is None:
+            try:
+                self.send("quit")
+            except EngineDied:
+                pass
+            try:
+                self.process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+    # ------------------------------------------------------------------ protocol
+    def handshake(self, timeout: float | None = None) -> EngineInfo:
+        self.send("pri")
+        deadline = time.monotonic() + (timeout or self.read_timeout)
+        info = EngineInfo()
+        while True:
+            line = self.read_line(max(0.0, deadline - time.monotonic()))
+            if line == "priok":
+                self.info = info
+                return info
+            if line.startswith("id name "):
+                info.name = line[8:]
+            elif line.startswith("id author "):
+                info.author = line[10:]
+            elif line.startswith("option name "):
+                rest = line[12:]
+                name = rest.split(" type ")[0]
+                info.options[name] = rest[len(name):].strip()
+            elif not line.startswith("info "):
+                raise ProtocolViolation(f"unexpected line in the handshake: {line!r}")
+
+    def is_ready(self, timeout: float | None = None) -> list:
+        """Send isready and wait for readyok; returns the lines read before it."""
+        self.send("isready")
+        seen = []
+        deadline = time.monotonic() + (timeout or self.read_timeout)
+        while True:
+            line = self.read_line(max(0.0, deadline - time.monotonic()))
+            if line == "readyok":
+                return seen
+            seen.append(line)
+
+    def set_option(self, name: str, value=None) -> None:
+        self.send(f"setoption name {name}" + ("" if value is None else f" value {value}"))
+
+    def new_game(self) -> None:
+        self.send("newgame")
+
+    def position_start(self, players: int, seed: int = 0, moves=(), first_game=False, layout=None,
+                       deal=None, options=None) -> None:
+        line = f"position start players {players} seed {seed}"
+        if first_game:
+            line += " firstgame"
+        if layout:
+            line += " layout " + "/".join(",".join(layout[r * 3:r * 3 + 3]) for r in range(3))
+        if deal:
+            line += " deal " + ",".join(str(t) for t in deal)
+        if options:
+            line += " options " + ",".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}"
+                                           for k, v in options.items())
+        if moves:
+            line += " moves " + " ".join(moves)
+        self.send(line)
+
+    def position_string(self, text: str, moves=()) -> None:
+        self.send(f"position pos {text}" + (" moves " + " ".join(moves) if moves else ""))
+
+    def go(self, limits: str, timeout: float) -> SearchAnswer:
+        """Send `go <limits>` and read until bestmove (at most `timeout` seconds)."""
+        self.send(f"go {limits}".rstrip())
+        return self.read_bestmove(timeout)
+
+    def read_bestmove(self, timeout: float) -> SearchAnswer:
+        deadline = time.monotonic() + timeout
+        infos, errors = [], []
+        while True:
+            line = self.read_line(max(0.0, deadline - time.monotonic()))
+            if line.startswith("bestmove "):
+                rest = line[9:].split()
+                return SearchAnswer([] if rest == ["(none)"] else rest, infos, errors)
+            if line.startswith("info string error: "):
+                errors.append(line[len("info string error: "):])
+            elif line.startswith("info "):
+                infos.append(parse_info(line))
+            elif line != "readyok":
+                raise ProtocolViolation(f"unexpected line while searching: {line!r}")

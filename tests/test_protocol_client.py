@@ -1,0 +1,68 @@
+"""The PRI client against real and broken engines, and the compliance check."""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from protocol.client import EngineClient, EngineDied, EngineTimeout, ProtocolViolation, parse_info
+from protocol.compliance import Compliance
+
+OUR_ENGINE = [sys.executable, "-m", "protocol.cli"]
+SILENT = [sys.executable, str(Path(__file__).parent / "data" / "silent_engine.py")]
+
+
+def test_parse_info_reads_lists_and_the_rest_of_the_line():
+    info = parse_info("info iterations 900 nodes 12000 multipv 2 winprob 0.6 0.4 "
+                      "score 40.5 38.0 time 17 pv gate2 MINT-KING end")
+    assert info["iterations"] == "900" and info["multipv"] == "2" and info["time"] == "17"
+    assert info["winprob"] == [0.6, 0.4] and info["score"] == [40.5, 38.0]
+    assert info["pv"] == "gate2 MINT-KING end"
+    assert parse_info("info string error: x y")["string"] == "error: x y"
+    with pytest.raises(ProtocolViolation):
+        parse_info("bestmove a1")
+
+
+def test_the_client_drives_our_engine():
+    with EngineClient(OUR_ENGINE, read_timeout=30) as client:
+        info = client.handshake()
+        assert info.name.startswith("palais-engine") and "Hash" in info.options
+        client.set_option("Seed", 4)
+        client.position_start(2, seed=9)
+        answer = client.go("iterations 800 multipv 2", timeout=60)
+        assert answer.bestmove and not answer.errors
+        ranks = [i["multipv"] for i in answer.infos if "multipv" in i]
+        assert ranks[-2:] == ["1", "2"] and len(answer.infos[-1]["winprob"]) == 2
+        assert client.is_ready() == []
+
+
+def test_a_silent_engine_times_out_and_a_dead_one_is_reported():
+    with EngineClient(SILENT, read_timeout=0.3) as client:
+        client.handshake()
+        with pytest.raises(EngineTimeout):
+            client.is_ready()
+        client.send("die")
+        with pytest.raises(EngineDied):
+            client.read_line(5)
+        with pytest.raises(EngineDied):
+            client.send("isready")
+
+
+def test_a_missing_engine_command_is_a_clear_error():
+    with pytest.raises(EngineDied, match="cannot start"):
+        EngineClient(["/nonexistent/engine"]).start()
+
+
+def test_our_engine_passes_the_compliance_check():
+    lines = []
+    assert Compliance(OUR_ENGINE, timeout=30, out=lines.append).run(), lines
+    assert lines[-1] == "12 passed, 0 failed"
+    assert any(l.startswith("PASS stop during infinite") for l in lines)
+
+
+def test_the_compliance_check_fails_a_silent_engine():
+    lines = []
+    assert not Compliance(SILENT, timeout=0.3, out=lines.append).run()
+    assert lines[0].startswith("PASS handshake")
+    assert any(l.startswith("FAIL isready") for l in lines)
+    assert any(l.startswith("FAIL malformed input") for l in lines)
