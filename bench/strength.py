@@ -6,7 +6,9 @@ intervals (a shared win counts as half). Pairings: ISMCTS against random, greedy
 against perfect-information MCTS given the true hidden cards (the "cheating" reference, an
 upper bound on what hidden information costs). The last line is exactly
 `winrate_vs_random=<x> winrate_vs_greedy=<y> winrate_vs_pimc=<z>`.
+Each pairing's line is printed as soon as its games are done.
 Run: python bench/strength.py [--games 200] [--time-ms 250] [--workers 2] [--opponents ...]
+     [--cheat-games N]
 """
 
 import argparse
@@ -54,31 +56,38 @@ def main():
     parser.add_argument("--workers", type=int, default=2, help="games played at once (processes)")
     parser.add_argument("--opponents", default="random,greedy,pimc,cheat",
                         help="comma-separated: " + ",".join(OPPONENTS))
+    parser.add_argument("--cheat-games", type=int, default=None,
+                        help="games against the cheating reference (default: --games)")
     parser.add_argument("--first-deal", type=int, default=1)
     args = parser.parse_args()
     opponents = [o.strip() for o in args.opponents.split(",") if o.strip()]
     bad = [o for o in opponents if o not in OPPONENTS]
     if bad:
         parser.error(f"unknown opponent {bad[0]!r}; choose from {', '.join(OPPONENTS)}")
-    deals = range(args.first_deal, args.first_deal + (args.games + 1) // 2)
-    jobs = [(o, d, s, args.time_ms) for o in opponents for d in deals for s in (0, 1)]
+    jobs = []
+    planned = {}
+    for o in opponents:
+        games = args.cheat_games if (o == "cheat" and args.cheat_games) else args.games
+        deals = range(args.first_deal, args.first_deal + (games + 1) // 2)
+        jobs += [(o, d, s, args.time_ms) for d in deals for s in (0, 1)]
+        planned[o] = 2 * len(deals)
     results = {o: [] for o in opponents}
+    rates = {}
     started = time.time()
     with get_context("fork").Pool(args.workers) as pool:
-        for i, (opponent, ret, scores, seat) in enumerate(pool.imap_unordered(one_game, jobs), 1):
+        for i, (opponent, ret, scores, seat) in enumerate(pool.imap(one_game, jobs), 1):
             results[opponent].append((ret, scores, seat))
             if i % 20 == 0 or i == len(jobs):
                 print(f"  {i}/{len(jobs)} games, {time.time() - started:.0f} s", file=sys.stderr, flush=True)
-    rates = {}
-    for opponent in opponents:
-        games = results[opponent]
-        won = sum(r for r, _, _ in games)
-        n = len(games)
-        lo, hi = wilson(won, n)
-        rates[opponent] = won / n
-        margin = sum(s[seat] - s[1 - seat] for _, s, seat in games) / n
-        print(f"ismcts vs {opponent:<7} ({OPPONENTS[opponent]}): win rate {won / n:.3f} "
-              f"[{lo:.3f}, {hi:.3f}] over {n} games, mean VP margin {margin:+.1f}")
+            if len(results[opponent]) == planned[opponent]:       # this pairing is complete
+                games = results[opponent]
+                won = sum(r for r, _, _ in games)
+                n = len(games)
+                lo, hi = wilson(won, n)
+                rates[opponent] = won / n
+                margin = sum(s[seat] - s[1 - seat] for _, s, seat in games) / n
+                print(f"ismcts vs {opponent:<7} ({OPPONENTS[opponent]}): win rate {won / n:.3f} "
+                      f"[{lo:.3f}, {hi:.3f}] over {n} games, mean VP margin {margin:+.1f}", flush=True)
     print(f"{args.time_ms:.0f} ms per search, {time.time() - started:.0f} s in all")
     print(" ".join(f"winrate_vs_{o}={rates[o]:.3f}" for o in ("random", "greedy", "pimc") if o in rates))
 
