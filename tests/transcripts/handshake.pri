@@ -1,0 +1,21 @@
+> pri
+< id name palais-engine 0.1.0
+< id author the palais-engine developers
+< option name Algorithm type combo default ismcts var ismcts var mcts var pimc var greedy var random
+< option name Threads type spin default 1 min 1 max 256
+< option name Hash type spin default 64 min 1 max 65536
+< option name MultiPV type spin default 1 min 1 max 64
+< option name Seed type spin default 0 min 0 max 9223372036854775807
+< option name Exploration type string default 0.7
+< option name Rollout Policy type combo default heuristic var heuristic var uniform
+< option name Move Overhead type spin default 30 min 0 max 10000
+< priok
+> isready
+< readyok
+> setoption name Hash value 16
+> setoption name Threads value zero
+< info string error: option Threads: expected a whole number, got 'zero'
+> setoption name Colour value red
+< info string error: unknown option 'Colour' (options: Algorithm, Threads, Hash, MultiPV, Seed, Exploration, Rollout Policy, Move Overhead)
+> isready
+< readyok
