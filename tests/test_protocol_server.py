@@ -76,6 +76,7 @@ def test_infinite_search_waits_for_stop():
     assert "readyok" in s.out.getvalue()
     assert "bestmove" not in s.out.getvalue()
     s.send("stop")
+    assert s.server.engine.wait(5)                  # a generous bound; the compliance step measures it
     lines = s.new_lines()
     assert sum(l.startswith("bestmove ") for l in lines) == 1
 
