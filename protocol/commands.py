@@ -42,6 +42,7 @@ class PositionStart:
     layout: tuple | None = None    # 9 room codes, grid order, or None to deal from the seed
     deal: tuple | None = None      # 36 printed tile numbers a1..f6, or None to deal from the seed
     options: tuple = ()            # (name, value text) pairs of rule options
+    components: str | None = None  # a component-set TOML file, or None for the built-in set
     moves: tuple = ()              # action tokens
 
 

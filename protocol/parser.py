@@ -73,7 +73,8 @@ def _position(words):
     if words[1] != "start":
         raise _Bad(f"'position' takes 'start' or 'pos', got '{words[1]}'")
     players = None
-    fields = {"seed": 0, "first_game": False, "layout": None, "deal": None, "options": ()}
+    fields = {"seed": 0, "first_game": False, "layout": None, "deal": None, "options": (),
+              "components": None}
     i = 0
     while i < len(head):
         key = head[i]
@@ -86,6 +87,11 @@ def _position(words):
         elif key == "firstgame":
             fields["first_game"] = True
             i += 1
+        elif key == "components":
+            if i + 1 >= len(head):
+                raise _Bad("'components' needs a file path after it")
+            fields["components"] = head[i + 1]
+            i += 2
         elif key in ("layout", "deal", "options"):
             if i + 1 >= len(head):
                 raise _Bad(f"'{key}' needs a value after it")

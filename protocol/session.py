@@ -13,7 +13,7 @@ Every problem raises PositionError with a message naming the word or token at fa
 
 from __future__ import annotations
 
-from engine.components import ComponentSet
+from engine.components import ComponentSet, load_components
 from engine.constants import A_DRAW, A_DRAW_UNKNOWN, CARDS, ROOMS
 from engine.errors import NotationError, PalaisError
 from engine.notation import state_from_position, token_to_action
@@ -56,6 +56,11 @@ def start_state(command, components: ComponentSet):
         except PalaisError as exc:
             raise PositionError(str(exc)) from None
     assert isinstance(command, PositionStart)
+    if command.components is not None:
+        try:
+            components = load_components(command.components)
+        except PalaisError as exc:
+            raise PositionError(f"components: {exc}") from None
     layout = None
     if command.layout is not None:
         unknown = [r for r in command.layout if r.upper() not in ROOMS]

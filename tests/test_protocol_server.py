@@ -172,3 +172,16 @@ def test_the_console_engine_speaks_only_protocol_on_stdout():
     assert all(PROTOCOL_LINE.match(l) for l in lines), lines
     assert sum(l.startswith("bestmove ") for l in lines) == 1 and "readyok" in lines
     assert sum(l.startswith("info string error: unknown command 'nonsense'") for l in lines) == 1
+
+
+def test_position_can_load_another_component_set(tmp_path):
+    from engine.components import default_components
+    toml = default_components().to_toml().replace('name = "reconstructed-v1"', 'name = "my-set"')
+    path = tmp_path / "set.toml"
+    path.write_text(toml)
+    s = Session()
+    s.send(f"position start players 2 seed 1 components {path}", "perft 2", f"position start players 2 components {tmp_path}/missing.toml", "isready")
+    lines = s.new_lines()
+    assert lines[0] == "info string perft 2 nodes 81"
+    assert lines[1].startswith("info string error: components: ") and "missing.toml" in lines[1]
+    assert s.server.engine.view.components.name == "my-set"
