@@ -13,6 +13,7 @@ from engine.random_play import random_action
 from engine.rng import Rng
 from engine.state import State
 from engine.notation import action_to_token
+from protocol.compliance import game_prefix
 from protocol.server import Server
 
 PROTOCOL_LINE = re.compile(r"^(id (name|author) .+|option name .+|priok|readyok|bestmove .+|info .+)$")
@@ -81,23 +82,10 @@ def test_infinite_search_waits_for_stop():
     assert sum(l.startswith("bestmove ") for l in lines) == 1
 
 
-def game_moves_seen_by(n, seed, steps):
-    """(the moves of a random game as the seat to move at the end writes them, that seat, state)."""
-    state = State.new_game(n, seed=seed)
-    rng = Rng(seed)
-    played = []
-    for _ in range(steps):
-        drawer = state.to_move if state.is_chance() else None
-        action = random_action(state, rng)
-        played.append((action, drawer))
-        state.apply(action)
-    seat = state.to_move
-    tokens = [action_to_token(a) if d in (None, seat) else "?" for a, d in played]
-    return " ".join(tokens), seat, state
-
-
 def test_position_with_moves_is_the_seats_view_and_d_hides_other_hands():
-    moves, seat, state = game_moves_seen_by(3, 21, 260)
+    steps = iter(range(261))
+    tokens, seat, state = game_prefix(3, 21, lambda s: next(steps) == 260)
+    moves = " ".join(tokens)
     s = Session()
     s.send(f"position start players 3 seed 21 moves {moves}")
     assert s.server.engine.view.snapshot() == state.view(seat).snapshot()
