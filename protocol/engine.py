@@ -103,6 +103,7 @@ class Engine:
         self._player = None
         self._thread = None
         self._stop_requested = threading.Event()
+        self._searching = False
         self._searches = 0
 
     # ------------------------------------------------------------------ options, position
@@ -110,7 +111,9 @@ class Engine:
         return [spec.line() for spec in OPTIONS]
 
     def busy(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
+        """True from `go` until the bestmove is being reported (not until the thread ends:
+        a GUI may send the next position the moment it reads the bestmove)."""
+        return self._searching
 
     def _idle(self, what: str) -> None:
         if self.busy():
@@ -173,9 +176,17 @@ class Engine:
         self._stop_requested.clear()
         limits = self.limits_for(command)
         multipv = command.multipv or self.values["MultiPV"]
+        self._searching = True
         self._thread = threading.Thread(target=self._search, daemon=True,
-                                        args=(limits, multipv, on_info, on_bestmove))
+                                        args=(limits, multipv, on_info, self._finish(on_bestmove)))
         self._thread.start()
+
+    def _finish(self, on_bestmove):
+        """on_bestmove, once the engine is idle again."""
+        def report(turn):
+            self._searching = False
+            on_bestmove(turn)
+        return report
 
     def _search(self, limits, multipv, on_info, on_bestmove) -> None:
         view = self.view

@@ -1,0 +1,204 @@
+"""The arbiter: one game between engine processes, refereed with the rules core.
+
+Step 1  Deal from the seed. The same deal seed gives the same tiles, layout and card draws
+        (a stream of its own), whoever sits where.
+Step 2  Start each seat's engine, handshake, set its options.
+Step 3  At each decision, send the seat to move the moves as that seat sees them (its own
+        draws typed, others' as `?`) and `go`. Check every token of its bestmove against the
+        true state, and apply the tokens while it stays that seat's turn.
+Step 4  Whatever goes wrong with an engine ends the game, and that engine loses it, with the
+        reason recorded: it dies, stays silent past the time control and margin, answers out
+        of protocol, plays an illegal action, or runs out of clock. The others are ranked by
+        the score so far.
+Step 5  Record everything: the game record, the result, and (optionally) every line sent.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from engine.constants import A_DRAW
+from engine.determinize import weighted_pick
+from engine.errors import NotationError, PalaisError
+from engine.notation import action_to_token, token_to_action
+from engine.record import record_from_actions, write_record
+from engine.rng import Rng
+from engine.state import State
+from protocol.client import ClientError, EngineClient
+
+from .engines import EngineSpec
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    movetime_ms: int | None = 250      # per search; or None with a clock
+    clock_ms: int | None = None        # per seat per game
+    inc_ms: int = 0                    # added to a seat's clock after each of its searches
+    margin_ms: int = 500               # tolerance on top of what the engine was given
+
+    @classmethod
+    def parse(cls, text: str, margin_ms: int = 500) -> "TimeControl":
+        """`movetime=250`, `clock=60000` or `clock=60000+1000` (milliseconds)."""
+        key, eq, value = text.partition("=")
+        try:
+            if key == "movetime" and eq:
+                return cls(movetime_ms=int(value), margin_ms=margin_ms)
+            if key == "clock" and eq:
+                base, _, inc = value.partition("+")
+                return cls(movetime_ms=None, clock_ms=int(base), inc_ms=int(inc or 0), margin_ms=margin_ms)
+        except ValueError:
+            pass
+        raise PalaisError(f"time control {text!r}: expected movetime=MS, clock=MS or clock=MS+INC")
+
+    def to_dict(self) -> dict:
+        return {"movetime_ms": self.movetime_ms, "clock_ms": self.clock_ms,
+                "inc_ms": self.inc_ms, "margin_ms": self.margin_ms}
+
+
+@dataclass
+class GameResult:
+    index: int
+    deal_seed: int
+    names: list                       # engine name per seat
+    scores: list
+    returns: list                     # 1/k for each of k winners
+    ranks: list                       # 1 = best; ties share a rank
+    forfeits: dict                    # seat (str) -> reason
+    record: str
+    actions: int
+    sent: list = field(default_factory=list)   # (seat, line) when asked to log
+
+    def to_dict(self) -> dict:
+        return {"index": self.index, "deal_seed": self.deal_seed, "names": self.names,
+                "scores": self.scores, "returns": self.returns, "ranks": self.ranks,
+                "forfeits": self.forfeits, "record": self.record, "actions": self.actions}
+
+    @classmethod
+    def from_dict(cls, data) -> "GameResult":
+        return cls(**{k: data[k] for k in ("index", "deal_seed", "names", "scores", "returns",
+                                           "ranks", "forfeits", "record", "actions")})
+
+
+class Forfeit(Exception):
+    def __init__(self, seat: int, reason: str):
+        super().__init__(reason)
+        self.seat = seat
+        self.reason = reason
+
+
+def seen_by(seat: int, history) -> list:
+    """The moves as `seat` may see them: others' draws as `?`."""
+    return [action_to_token(a) if drawer in (None, seat) else "?" for a, drawer in history]
+
+
+def rank_seats(scores, gold, loser=None) -> list:
+    """Rank 1 = most VP, then most gold; equal keys share a rank; `loser` is ranked last."""
+    keys = [(-1, -1) if q == loser else (scores[q], gold[q]) for q in range(len(scores))]
+    return [1 + sum(other > keys[q] for other in keys) for q in range(len(scores))]
+
+
+def _start(spec: EngineSpec, seat: int, tc: TimeControl, sent) -> EngineClient:
+    """A started, handshaken engine with its options set; `sent` (a list) logs every line."""
+    client = EngineClient(spec.cmd, read_timeout=max(5.0, tc.margin_ms / 1000))
+    if sent is not None:
+        send = client.send
+
+        def logged(line, _send=send):
+            sent.append((seat, line))
+            _send(line)
+        client.send = logged
+    client.start()
+    client.handshake()
+    for name, value in spec.options:
+        client.set_option(name, value)
+    client.new_game()
+    errors = [l for l in client.is_ready() if l.startswith("info string error")]
+    if errors:
+        raise ClientError(f"refused its options: {errors[0]}")
+    return client
+
+
+def _go_limits(tc: TimeControl, clocks, n_players) -> tuple[str, float]:
+    """The `go` arguments and how long to wait for the bestmove (s)."""
+    if tc.movetime_ms is not None:
+        return f"movetime {tc.movetime_ms}", (tc.movetime_ms + tc.margin_ms) / 1000
+    parts = []
+    for q in range(n_players):
+        parts.append(f"p{q + 1}time {max(0, int(clocks[q]))}")
+        if tc.inc_ms:
+            parts.append(f"p{q + 1}inc {tc.inc_ms}")
+    return " ".join(parts), None
+
+
+def play_game(index: int, deal_seed: int, seats, tc: TimeControl, log_sent: bool = False) -> GameResult:
+    """Play one game; seats[q] is the EngineSpec in seat q."""
+    n = len(seats)
+    state = State.new_game(n, seed=deal_seed)                             # Step 1
+    chance = Rng(deal_seed * 1_000_003 + 17)
+    history = []
+    sent = [] if log_sent else None
+    clients = [None] * n
+    clocks = [float(tc.clock_ms or 0)] * n
+    loser = reason = None
+    try:
+        for q, spec in enumerate(seats):                                  # Step 2
+            try:
+                clients[q] = _start(spec, q, tc, sent)
+            except ClientError as exc:
+                raise Forfeit(q, f"did not start: {exc}")
+        while not state.is_terminal():                                     # Step 3
+            if state.is_chance():
+                action = A_DRAW + weighted_pick(state.deck_counts(), chance)
+                history.append((action, state.to_move))
+                state.apply(action)
+                continue
+            seat = state.to_move
+            client = clients[seat]
+            limits, wait_s = _go_limits(tc, clocks, n)
+            if wait_s is None:
+                wait_s = (max(0.0, clocks[seat]) + tc.margin_ms) / 1000
+            started = time.monotonic()
+            try:
+                client.position_start(n, deal_seed, moves=seen_by(seat, history))
+                answer = client.go(limits, timeout=wait_s)
+            except ClientError as exc:
+                raise Forfeit(seat, f"{type(exc).__name__}: {exc}")
+            if tc.clock_ms is not None:
+                clocks[seat] -= (time.monotonic() - started) * 1000
+                if clocks[seat] < -tc.margin_ms:
+                    raise Forfeit(seat, "lost on time")
+                clocks[seat] += tc.inc_ms
+            if answer.errors:
+                raise Forfeit(seat, f"reported an error: {answer.errors[0]}")
+            if not answer.bestmove:
+                raise Forfeit(seat, "answered bestmove (none) where a decision was due")
+            for i, token in enumerate(answer.bestmove, 1):
+                if state.is_terminal() or state.is_chance() or state.to_move != seat:
+                    break
+                try:
+                    action = token_to_action(token)
+                except NotationError as exc:
+                    raise Forfeit(seat, f"bestmove token {i}: {exc}")
+                if action not in state.legal_actions():
+                    raise Forfeit(seat, f"illegal action: bestmove token {i} '{token}'")
+                history.append((action, None))
+                state.apply(action)
+    except Forfeit as exc:                                                # Step 4
+        loser, reason = exc.seat, exc.reason
+    finally:
+        for client in clients:
+            if client is not None:
+                client.close(timeout=2.0)
+    snap = state.snapshot()                                               # Step 5
+    scores = state.scores()
+    ranks = rank_seats(scores, snap.gold, loser)
+    winners = [q for q in range(n) if ranks[q] == 1]
+    returns = [1.0 / len(winners) if q in winners else 0.0 for q in range(n)]
+    headers = {"Termination": "normal" if loser is None else f"seat {loser + 1} forfeits: {reason}",
+               "Ranks": ",".join(map(str, ranks))}
+    record = record_from_actions(n, [a for a, _ in history], seed=deal_seed,
+                                 names=[s.name for s in seats], headers=headers)
+    return GameResult(index, deal_seed, [s.name for s in seats], scores, returns, ranks,
+                      {} if loser is None else {str(loser): reason}, write_record(record),
+                      len(history), sent or [])

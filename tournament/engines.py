@@ -1,0 +1,62 @@
+"""Engines as the runner knows them: a name, a command line and PRI options.
+
+Parsed from the command line's `--engine name=new cmd="palais-engine" option.Threads=1`
+(the value is split like a shell would split it).
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass, field
+
+from engine.errors import PalaisError
+
+
+class EngineSpecError(PalaisError):
+    pass
+
+
+@dataclass(frozen=True)
+class EngineSpec:
+    name: str
+    cmd: tuple                          # the command and its arguments
+    options: tuple = field(default=())  # (PRI option name, value) pairs, sent in order
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "cmd": list(self.cmd), "options": [list(o) for o in self.options]}
+
+    @classmethod
+    def from_dict(cls, data) -> "EngineSpec":
+        return cls(data["name"], tuple(data["cmd"]), tuple(tuple(o) for o in data["options"]))
+
+
+def parse_engine(text: str) -> EngineSpec:
+    """`name=X cmd="..." option.Name=value ...` -> EngineSpec; errors name the bad item."""
+    try:
+        items = shlex.split(text)
+    except ValueError as exc:
+        raise EngineSpecError(f"--engine {text!r}: {exc}") from None
+    name = cmd = None
+    options = []
+    for item in items:
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise EngineSpecError(f"--engine {text!r}: '{item}' is not key=value")
+        if key == "name":
+            name = value
+        elif key == "cmd":
+            try:
+                cmd = tuple(shlex.split(value))
+            except ValueError as exc:
+                raise EngineSpecError(f"--engine {text!r}: cmd: {exc}") from None
+        elif key.startswith("option."):
+            if not key[7:]:
+                raise EngineSpecError(f"--engine {text!r}: 'option.' needs an option name")
+            options.append((key[7:], value))
+        else:
+            raise EngineSpecError(f"--engine {text!r}: unknown key '{key}' (name, cmd, option.<Name>)")
+    if not name:
+        raise EngineSpecError(f"--engine {text!r}: needs name=...")
+    if not cmd:
+        raise EngineSpecError(f"--engine {text!r}: needs cmd=...")
+    return EngineSpec(name, cmd, tuple(options))
