@@ -55,19 +55,26 @@ def main():
     parser.add_argument("--time-ms", type=float, default=250.0, help="time per search")
     parser.add_argument("--workers", type=int, default=2, help="games played at once (processes)")
     parser.add_argument("--opponents", default="random,greedy,pimc,cheat",
-                        help="comma-separated: " + ",".join(OPPONENTS))
+                        help="comma-separated, each optionally with its own game count (pimc:120): "
+                             + ",".join(OPPONENTS))
     parser.add_argument("--cheat-games", type=int, default=None,
                         help="games against the cheating reference (default: --games)")
     parser.add_argument("--first-deal", type=int, default=1)
     args = parser.parse_args()
-    opponents = [o.strip() for o in args.opponents.split(",") if o.strip()]
+    counts = {}
+    for item in (o.strip() for o in args.opponents.split(",") if o.strip()):
+        name, _, count = item.partition(":")
+        if count and not count.isdigit():
+            parser.error(f"--opponents {item!r}: the game count must be a whole number")
+        counts[name] = int(count) if count else None
+    opponents = list(counts)
     bad = [o for o in opponents if o not in OPPONENTS]
     if bad:
         parser.error(f"unknown opponent {bad[0]!r}; choose from {', '.join(OPPONENTS)}")
     jobs = []
     planned = {}
     for o in opponents:
-        games = args.cheat_games if (o == "cheat" and args.cheat_games) else args.games
+        games = counts[o] or (args.cheat_games if (o == "cheat" and args.cheat_games) else args.games)
         deals = range(args.first_deal, args.first_deal + (games + 1) // 2)
         jobs += [(o, d, s, args.time_ms) for d in deals for s in (0, 1)]
         planned[o] = 2 * len(deals)

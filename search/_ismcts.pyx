@@ -108,10 +108,11 @@ cdef int32_t expand(Tree* t, uint64_t key, long long slot, const GameState* d, c
     return idx
 
 
-# Choose an edge among those legal now (both lists sorted by action): an untried one first
-# (the first in canonical order), else the UCB1 maximum for the acting seat.
+# Choose an edge among those legal now (both lists sorted by action): an untried one first,
+# at random among the untried (the canonical order would favour low action ids whenever
+# visits are few), else the UCB1 maximum for the acting seat.
 cdef int select_edge(Tree* t, Node* node, const int* buf, int n, double c_uct, Rng* rng) noexcept nogil:
-    cdef int i = 0, j = 0, best = -1, p = node.player
+    cdef int i = 0, j = 0, best = -1, untried = -1, n_untried = 0, p = node.player
     cdef Edge* e
     cdef double value, best_value = -1e300
     cdef Edge* edges = &t.edges[node.first_edge]
@@ -124,16 +125,18 @@ cdef int select_edge(Tree* t, Node* node, const int* buf, int n, double c_uct, R
             e = &edges[j]
             e.avail += 1
             if e.visits == 0:
-                if best < 0 or edges[best].visits > 0:
-                    best = j
-                    best_value = 1e300
-            elif best_value < 1e300:
+                n_untried += 1
+                if rng_below(rng, n_untried) == 0:       # reservoir sampling: uniform
+                    untried = j
+            elif n_untried == 0:
                 value = e.reward[p] / e.visits + c_uct * sqrt(log(<double>e.avail) / e.visits)
                 if value > best_value:
                     best_value = value
                     best = j
             i += 1
             j += 1
+    if untried >= 0:
+        return node.first_edge + untried
     return node.first_edge + best if best >= 0 else -1
 
 

@@ -13,7 +13,7 @@ from engine.rng import Rng
 
 from ._ismcts import TreeSearch
 from ._policy import estimated_scores, finish_turn
-from .mcts import best_edge, continue_turn, new_tree
+from .mcts import continue_turn, new_tree
 from .params import SearchLimits, SearchParams
 from .result import Candidate, SearchResult
 

@@ -28,9 +28,10 @@ def new_tree(params: SearchParams, determinize: bool, seed: int) -> TreeSearch:
                       params.reward == "margin", params.margin_weight, seed & ((1 << 64) - 1))
 
 
-def best_edge(edges):
-    """The most visited edge (the lowest action on a tie): the search's choice."""
-    return max(edges, key=lambda e: (e[1], -e[0]))
+def best_edge(edges, seat: int):
+    """The search's choice: the most visited edge; on a tie the better mean reward for
+    `seat`, then the lower action."""
+    return max(edges, key=lambda e: (e[1], e[3][seat] / e[1] if e[1] else 0.0, -e[0]))
 
 
 def continue_turn(tree: TreeSearch, state, seat: int, first: int, limit: int = 200) -> list:
@@ -41,9 +42,9 @@ def continue_turn(tree: TreeSearch, state, seat: int, first: int, limit: int = 2
     while len(line) < limit and not state.is_terminal() and state.stage != S_DRAW \
             and state.to_move == seat:
         edges = tree.node_edges(tree.key_for(state))
-        if not edges or best_edge(edges)[1] == 0:
+        if not edges or best_edge(edges, seat)[1] == 0:
             break
-        action = best_edge(edges)[0]
+        action = best_edge(edges, seat)[0]
         line.append(action)
         state.apply(action)
     return line
@@ -118,7 +119,8 @@ class MCTSSearch:
 
     def _candidates(self, tree, root, seat, top_k):
         edges = tree.node_edges(tree.key_for(root)) or []
-        edges = sorted((e for e in edges if e[1] > 0), key=lambda e: (-e[1], e[0]))[:top_k]
+        edges = sorted((e for e in edges if e[1] > 0),
+                       key=lambda e: (-e[1], -e[3][seat] / e[1], e[0]))[:top_k]
         out = []
         for action, visits, _avail, rewards, scores in edges:
             out.append(Candidate(

@@ -1,14 +1,14 @@
 > setoption name Seed value 5
 > position start players 2 seed 12
 > go iterations 1500 multipv 3
-< info iterations 1500 nodes 8948 nps <n> time <t> multipv 1 winprob 0.724 0.276 score 23.9 15.1 pv MINT MINT OFFICE MINT STAIRS
-< info iterations 1500 nodes 8948 nps <n> time <t> multipv 2 winprob 0.624 0.376 score 20.8 16.0 pv STAIRS PARADE OFFICE MINT STAIRS
-< info iterations 1500 nodes 8948 nps <n> time <t> multipv 3 winprob 0.574 0.426 score 19.3 16.4 pv PARADE MINT BACKDOOR MINT GATE
-< bestmove MINT MINT OFFICE MINT STAIRS
+< info iterations 1500 nodes 8618 nps <n> time <t> multipv 1 winprob 0.691 0.309 score 23.6 16.1 pv MINT MINT MINT GATE CARDINAL
+< info iterations 1500 nodes 8618 nps <n> time <t> multipv 2 winprob 0.582 0.418 score 20.6 17.4 pv CARDINAL MADAME OFFICE BACKDOOR CARDINAL
+< info iterations 1500 nodes 8618 nps <n> time <t> multipv 3 winprob 0.579 0.421 score 20.2 17.1 pv OFFICE MINT MINT OFFICE MINT
+< bestmove MINT MINT MINT GATE CARDINAL
 > position start players 2 seed 12 moves MINT OFFICE KING MADAME STAIRS GATE OFFICE MINT KING PARADE
 > go iterations 2000 multipv 2
-< info iterations 2000 nodes 11494 nps <n> time <t> multipv 1 winprob 0.581 0.419 score 24.4 21.0 pv gate2 end take end
-< info iterations 2000 nodes 11494 nps <n> time <t> multipv 2 winprob 0.455 0.545 score 22.3 23.7 pv gate1 end decline
+< info iterations 2000 nodes 12988 nps <n> time <t> multipv 1 winprob 0.614 0.386 score 25.5 20.7 pv gate2 end take end
+< info iterations 2000 nodes 12988 nps <n> time <t> multipv 2 winprob 0.351 0.649 score 19.7 25.2 pv gate1 PARADE-MINT PARADE-MINT OFFICE-STAIRS
 < bestmove gate2 end take end
 > setoption name Algorithm value greedy
 > go iterations 10
