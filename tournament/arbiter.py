@@ -32,27 +32,32 @@ from .engines import EngineSpec
 
 @dataclass(frozen=True)
 class TimeControl:
-    movetime_ms: int | None = 250      # per search; or None with a clock
+    movetime_ms: int | None = 250      # per search; or None with a clock or iterations
     clock_ms: int | None = None        # per seat per game
+    iterations: int | None = None      # per search (fast, reproducible games for tests)
     inc_ms: int = 0                    # added to a seat's clock after each of its searches
     margin_ms: int = 500               # tolerance on top of what the engine was given
 
     @classmethod
     def parse(cls, text: str, margin_ms: int = 500) -> "TimeControl":
-        """`movetime=250`, `clock=60000` or `clock=60000+1000` (milliseconds)."""
+        """`movetime=250`, `clock=60000`, `clock=60000+1000` (milliseconds) or `iterations=N`."""
         key, eq, value = text.partition("=")
         try:
-            if key == "movetime" and eq:
+            if key == "movetime" and eq and int(value) > 0:
                 return cls(movetime_ms=int(value), margin_ms=margin_ms)
+            if key == "iterations" and eq and int(value) > 0:
+                return cls(movetime_ms=None, iterations=int(value), margin_ms=margin_ms)
             if key == "clock" and eq:
                 base, _, inc = value.partition("+")
-                return cls(movetime_ms=None, clock_ms=int(base), inc_ms=int(inc or 0), margin_ms=margin_ms)
+                if int(base) > 0 and int(inc or 0) >= 0:
+                    return cls(movetime_ms=None, clock_ms=int(base), inc_ms=int(inc or 0), margin_ms=margin_ms)
         except ValueError:
             pass
-        raise PalaisError(f"time control {text!r}: expected movetime=MS, clock=MS or clock=MS+INC")
+        raise PalaisError(f"time control {text!r}: expected movetime=MS, clock=MS, clock=MS+INC "
+                          f"or iterations=N (positive whole numbers)")
 
     def to_dict(self) -> dict:
-        return {"movetime_ms": self.movetime_ms, "clock_ms": self.clock_ms,
+        return {"movetime_ms": self.movetime_ms, "clock_ms": self.clock_ms, "iterations": self.iterations,
                 "inc_ms": self.inc_ms, "margin_ms": self.margin_ms}
 
 
@@ -67,17 +72,14 @@ class GameResult:
     forfeits: dict                    # seat (str) -> reason
     record: str
     actions: int
+    group: int = 0                    # the schedule's group of engines (pairs share deal and group)
     sent: list = field(default_factory=list)   # (seat, line) when asked to log
 
     def to_dict(self) -> dict:
-        return {"index": self.index, "deal_seed": self.deal_seed, "names": self.names,
-                "scores": self.scores, "returns": self.returns, "ranks": self.ranks,
-                "forfeits": self.forfeits, "record": self.record, "actions": self.actions}
-
-    @classmethod
-    def from_dict(cls, data) -> "GameResult":
-        return cls(**{k: data[k] for k in ("index", "deal_seed", "names", "scores", "returns",
-                                           "ranks", "forfeits", "record", "actions")})
+        return {"index": self.index, "deal_seed": self.deal_seed, "group": self.group,
+                "names": self.names, "scores": self.scores, "returns": self.returns,
+                "ranks": self.ranks, "forfeits": self.forfeits, "record": self.record,
+                "actions": self.actions}
 
 
 class Forfeit(Exception):
@@ -123,6 +125,8 @@ def _go_limits(tc: TimeControl, clocks, n_players) -> tuple[str, float]:
     """The `go` arguments and how long to wait for the bestmove (s)."""
     if tc.movetime_ms is not None:
         return f"movetime {tc.movetime_ms}", (tc.movetime_ms + tc.margin_ms) / 1000
+    if tc.iterations is not None:
+        return f"iterations {tc.iterations}", tc.margin_ms / 1000
     parts = []
     for q in range(n_players):
         parts.append(f"p{q + 1}time {max(0, int(clocks[q]))}")
@@ -131,7 +135,8 @@ def _go_limits(tc: TimeControl, clocks, n_players) -> tuple[str, float]:
     return " ".join(parts), None
 
 
-def play_game(index: int, deal_seed: int, seats, tc: TimeControl, log_sent: bool = False) -> GameResult:
+def play_game(index: int, deal_seed: int, seats, tc: TimeControl, log_sent: bool = False,
+              group: int = 0) -> GameResult:
     """Play one game; seats[q] is the EngineSpec in seat q."""
     n = len(seats)
     state = State.new_game(n, seed=deal_seed)                             # Step 1
@@ -201,4 +206,4 @@ def play_game(index: int, deal_seed: int, seats, tc: TimeControl, log_sent: bool
                                  names=[s.name for s in seats], headers=headers)
     return GameResult(index, deal_seed, [s.name for s in seats], scores, returns, ranks,
                       {} if loser is None else {str(loser): reason}, write_record(record),
-                      len(history), sent or [])
+                      len(history), group, sent or [])

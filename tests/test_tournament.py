@@ -1,0 +1,159 @@
+"""The tournament runner: scheduling, statistics, broken engines, resume, hidden cards."""
+
+import json
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from engine.constants import A_DRAW, A_DRAW_UNKNOWN, N_CARDS
+from engine.errors import PalaisError
+from engine.notation import token_to_action
+from engine.state import State
+from tournament.arbiter import TimeControl, play_game
+from tournament.cli import main as cli_main
+from tournament.engines import EngineSpecError, parse_engine
+from tournament.runner import Settings, run
+from tournament.schedule import plan
+from tournament.stats import SPRT, two_player
+
+PY = sys.executable
+OURS = f'cmd="{PY} -m protocol.cli"'
+FAST = TimeControl(movetime_ms=None, iterations=60, margin_ms=20_000)
+
+
+def spec(text):
+    return parse_engine(text)
+
+
+def test_engine_specs_parse_and_bad_ones_say_why():
+    s = spec(f'name=new {OURS} option.Threads=1 option.Move\\ Overhead=5')
+    assert s.name == "new" and s.cmd == (PY, "-m", "protocol.cli")
+    assert s.options == (("Threads", "1"), ("Move Overhead", "5"))
+    for bad, words in [("cmd=x", "needs name"), ("name=a", "needs cmd"), ("name=a cmd=x colour=red", "unknown key"),
+                       ("name=a cmd=x option.=3", "option name"), ('name=a cmd="x', "quotation")]:
+        with pytest.raises(EngineSpecError, match=words):
+            parse_engine(bad)
+
+
+def test_every_engine_sits_in_every_seat_over_the_same_deal():
+    jobs = plan(4, 4, deals=2, schedule="round-robin")
+    assert len(jobs) == 2 * 1 * 4
+    for seed in (1, 2):
+        seatings = [j.seats for j in jobs if j.deal_seed == seed]
+        for engine in range(4):
+            assert sorted(s.index(engine) for s in seatings) == [0, 1, 2, 3]
+    gauntlet = plan(3, 2, deals=1, schedule="gauntlet")
+    assert [j.seats for j in gauntlet] == [(0, 1), (1, 0), (0, 2), (2, 0)]
+    assert [j.index for j in gauntlet] == [0, 1, 2, 3]
+
+
+def test_time_controls_parse():
+    assert TimeControl.parse("movetime=250").movetime_ms == 250
+    tc = TimeControl.parse("clock=60000+500")
+    assert (tc.clock_ms, tc.inc_ms, tc.movetime_ms) == (60000, 500, None)
+    assert TimeControl.parse("iterations=40").iterations == 40
+    for bad in ("fast", "movetime=0", "clock=x", "iterations=-1"):
+        with pytest.raises(PalaisError, match="time control"):
+            TimeControl.parse(bad)
+
+
+def test_two_player_statistics_on_known_results():
+    games = []
+    for pair, (first, second) in enumerate([(1.0, 1.0), (1.0, 0.0), (1.0, 0.5), (0.0, 1.0)]):
+        for k, ret in enumerate((first, second)):
+            names = ["a", "b"] if k == 0 else ["b", "a"]
+            seat = names.index("a")
+            returns = [0.0, 0.0]
+            returns[seat] = ret
+            returns[1 - seat] = 1.0 - ret
+            games.append({"index": 2 * pair + k, "deal_seed": pair, "group": 0, "names": names,
+                          "returns": returns, "ranks": [1, 2]})
+    stats = two_player(games, "a", "b")
+    assert stats.games == 8 and stats.wins == 5 and stats.draws == 1 and stats.losses == 2
+    assert stats.score == pytest.approx(5.5 / 8)
+    assert stats.pentanomial == [0, 0, 2, 1, 1] and stats.pairs == 4      # pair scores 2, 1, 1.5, 1
+    assert stats.elo_low < stats.elo < stats.elo_high and 0.5 < stats.los < 1.0
+    sprt = SPRT(0, 10)
+    assert sprt.decision([2.0] * 40)[0] == "H1"
+    assert sprt.decision([0.0, 0.5] * 40)[0] == "H0"
+
+
+def test_a_small_tournament_with_the_random_mover_completes(tmp_path):
+    settings = Settings([spec(f"name=ismcts {OURS} option.Seed=2"),
+                         spec(f'name=random cmd="{PY} -m tournament.testing_engines --mode random --seed 4"')],
+                        players=2, deals=2, tc=FAST)
+    summary = run(settings, tmp_path / "run", concurrency=2)
+    assert summary["complete"] and summary["games"] == 4 and not summary["forfeits"]
+    assert summary["engines"]["ismcts"]["win_share"] > summary["engines"]["random"]["win_share"]
+    assert len(list((tmp_path / "run" / "records").glob("game-*.txt"))) == 4
+    assert summary["pairings"]["ismcts vs random"]["pairs"] == 2
+
+
+@pytest.mark.parametrize("mode", ["crash", "stall", "illegal", "garbage"])
+def test_a_broken_engine_loses_exactly_the_games_it_breaks(tmp_path, mode):
+    settings = Settings([spec(f"name=good {OURS} option.Algorithm=greedy"),
+                         spec(f'name=steady cmd="{PY} -m tournament.testing_engines --mode random"'),
+                         spec(f'name=broken cmd="{PY} -m tournament.testing_engines --mode {mode} --after 3"')],
+                        players=2, deals=1, tc=TimeControl(movetime_ms=None, iterations=20, margin_ms=3000))
+    summary = run(settings, tmp_path / mode)
+    assert summary["complete"] and summary["games"] == 4
+    games = [json.loads(l) for l in (tmp_path / mode / "games.jsonl").read_text().splitlines()]
+    for g in games:
+        if "broken" in g["names"]:
+            seat = g["names"].index("broken")
+            assert list(g["forfeits"]) == [str(seat)] and g["returns"][seat] == 0.0
+        else:
+            assert g["forfeits"] == {}
+    assert {f["engine"] for f in summary["forfeits"]} == {"broken"}
+
+
+def test_a_run_killed_midway_and_resumed_gives_the_same_table(tmp_path):
+    engines = [spec(f"name=a {OURS} option.Seed=1"), spec(f"name=b {OURS} option.Algorithm=pimc option.Seed=2")]
+    settings = Settings(engines, players=2, deals=2, tc=FAST)
+    whole = run(settings, tmp_path / "whole")
+    partial = run(settings, tmp_path / "cut", stop_after=3)
+    assert not partial["complete"] and partial["games"] == 3
+    with pytest.raises(PalaisError, match="--resume"):
+        run(settings, tmp_path / "cut")
+    resumed = run(settings, tmp_path / "cut", resume=True)
+    assert resumed == whole
+
+
+def test_no_engine_ever_receives_another_seats_card():
+    seats = [spec(f"name=p{q} {OURS} option.Algorithm=greedy") for q in range(3)]
+    result = play_game(0, 8, seats, TimeControl(movetime_ms=None, iterations=10, margin_ms=20_000), log_sent=True)
+    positions = [(seat, line) for seat, line in result.sent if line.startswith("position ")]
+    assert positions and result.actions > 50
+    typed_draws_checked = 0
+    for seat, line in positions:
+        tokens = line.split(" moves ")[1].split() if " moves " in line else []
+        public = State.new_game(3, seed=8).public_view()
+        for token in tokens:
+            action = token_to_action(token)
+            if public.is_chance():
+                drawer = public.to_move
+                if A_DRAW <= action < A_DRAW + N_CARDS:
+                    assert drawer == seat, f"seat {seat + 1} was told seat {drawer + 1}'s card"
+                    typed_draws_checked += 1
+                public.apply(A_DRAW_UNKNOWN)
+            else:
+                public.apply(action)
+    assert typed_draws_checked > 0
+
+
+def test_the_command_line_runs_a_tournament_and_rejects_bad_options(tmp_path):
+    runner = CliRunner()
+    out = tmp_path / "cli"
+    result = runner.invoke(cli_main, ["--engine", f"name=a {OURS} option.Algorithm=greedy",
+                                      "--engine", f'name=b cmd="{PY} -m tournament.testing_engines"',
+                                      "--deals", "1", "--tc", "iterations=10", "--margin-ms", "20000",
+                                      "--out", str(out), "--json", "--quiet"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output)
+    assert summary["games"] == 2 and (out / "summary.csv").exists()
+    bad = runner.invoke(cli_main, ["--engine", "name=a", "--out", str(tmp_path / "x")])
+    assert bad.exit_code != 0 and "needs cmd" in bad.output
+    again = runner.invoke(cli_main, ["--engine", f"name=a {OURS}", "--engine", f"name=b {OURS}",
+                                     "--out", str(out)])
+    assert again.exit_code != 0 and "--resume" in again.output

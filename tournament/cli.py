@@ -1,0 +1,147 @@
+"""`palais-tournament`: play PRI engines against each other, fairly, and report the standings."""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from engine.errors import PalaisError
+
+
+def _parse_sprt(text):
+    from .stats import SPRT
+    values = {}
+    for item in text.split():
+        key, eq, value = item.partition("=")
+        if not eq or key not in ("elo0", "elo1", "alpha", "beta"):
+            raise click.BadParameter(f"'{item}': expected elo0= elo1= [alpha=] [beta=]")
+        try:
+            values[key] = float(value)
+        except ValueError:
+            raise click.BadParameter(f"'{item}': not a number") from None
+    if "elo0" not in values or "elo1" not in values:
+        raise click.BadParameter("needs elo0= and elo1=")
+    return SPRT(**values)
+
+
+def _write_summary(out: Path, summary: dict) -> None:
+    (out / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True))
+    with open(out / "summary.csv", "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["engine", "games", "avg_rank", "win_share", "mu", "sigma"])
+        for name, e in summary["engines"].items():
+            writer.writerow([name, e["games"], e["avg_rank"], e["win_share"], e["mu"], e["sigma"]])
+
+
+def _print_tables(summary: dict) -> None:
+    from rich.console import Console
+    from rich.table import Table
+    console = Console()
+    table = Table(title=f"{summary['games']} games")
+    for column in ("engine", "games", "avg rank", "win share", "rating (mu ± 2 sigma)"):
+        table.add_column(column)
+    for name, e in sorted(summary["engines"].items(), key=lambda kv: -(kv[1]["mu"])):
+        if not e["games"]:
+            continue
+        table.add_row(name, str(e["games"]), f"{e['avg_rank']:.2f}", f"{e['win_share']:.3f}",
+                      f"{e['mu']:.1f} ± {2 * e['sigma']:.1f}")
+    console.print(table)
+    pairings = summary.get("pairings") or {}
+    if pairings:
+        pt = Table(title="two-player pairings")
+        for column in ("pairing", "games", "W-D-L", "score", "Elo (95%)", "LOS", "pairs 0/.5/1/1.5/2"):
+            pt.add_column(column)
+        for label, p in pairings.items():
+            pt.add_row(label, str(p["games"]), f"{p['wins']}-{p['draws']}-{p['losses']:g}",
+                       f"{p['score']:.3f}", f"{p['elo']:+.0f} [{p['elo_low']:+.0f}, {p['elo_high']:+.0f}]",
+                       f"{p['los']:.3f}", "/".join(map(str, p["pentanomial"])))
+        console.print(pt)
+    names = [n for n, e in summary["engines"].items() if e["games"]]
+    if len(names) > 2 or not pairings:
+        h2h = Table(title="head to head: how often the row ranked above the column")
+        h2h.add_column("")
+        for n in names:
+            h2h.add_column(n)
+        for n in names:
+            row = summary["engines"][n]["head_to_head"]
+            h2h.add_row(n, *[f"{row[m]:.2f}" if m in row else "-" for m in names])
+        console.print(h2h)
+    for f in summary["forfeits"]:
+        console.print(f"game {f['game']}: {f['engine']} forfeits: {f['reason']}")
+    if "sprt" in summary:
+        console.print(f"SPRT: {summary['sprt']}")
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--engine", "engines", multiple=True, required=True,
+              help='An engine: name=NAME cmd="COMMAND ARGS" [option.NAME=VALUE ...]. Repeat for each.')
+@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
+@click.option("--deals", type=click.IntRange(1, 1_000_000), default=10, show_default=True,
+              help="Deals; each is played once per seat rotation by every group of engines.")
+@click.option("--schedule", type=click.Choice(["gauntlet", "round-robin"]), default="gauntlet",
+              show_default=True, help="gauntlet: the first engine against the others.")
+@click.option("--tc", "tc_text", default="movetime=250", show_default=True,
+              help="movetime=MS, clock=MS[+INC] or iterations=N.")
+@click.option("--margin-ms", type=click.IntRange(0, 600_000), default=500, show_default=True,
+              help="How long past its time an engine may answer before it forfeits.")
+@click.option("--concurrency", type=click.IntRange(1, 256), default=1, show_default=True,
+              help="Games played at once (processes).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), required=True,
+              help="Folder for the progress, the records and the summary.")
+@click.option("--resume", is_flag=True, help="Continue the run saved in --out.")
+@click.option("--sprt", "sprt_text", default=None, help='Stop when decided: "elo0=0 elo1=10 alpha=0.05 beta=0.05".')
+@click.option("--first-seed", type=int, default=1, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON instead of tables.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def main(engines, players, deals, schedule, tc_text, margin_ms, concurrency, out_dir, resume,
+         sprt_text, first_seed, as_json, quiet):
+    """Play PRI engines against each other over seat-rotated deals and report the standings."""
+    from .arbiter import TimeControl
+    from .engines import parse_engine
+    from .runner import Settings, run, standings_text
+    try:
+        specs = [parse_engine(text) for text in engines]
+        if len({s.name for s in specs}) != len(specs):
+            raise PalaisError("engine names must differ")
+        tc = TimeControl.parse(tc_text, margin_ms)
+        sprt = _parse_sprt(sprt_text) if sprt_text else None
+        settings = Settings(specs, players, deals, schedule, first_seed, tc)
+    except PalaisError as exc:
+        raise click.ClickException(str(exc))
+    progress = None
+    if not quiet and sys.stderr.isatty():
+        from rich.progress import Progress
+        progress = Progress(transient=False)
+        progress.start()
+        task = progress.add_task("games", total=None)
+
+    def on_game(games, planned):
+        if progress is not None:
+            progress.update(task, completed=len(games), total=planned,
+                            description=standings_text(settings, games))
+        elif not quiet:
+            click.echo(f"{len(games)}/{planned} games  {standings_text(settings, games)}", err=True)
+
+    try:
+        summary = run(settings, out_dir, concurrency, resume, sprt, on_game)
+    except PalaisError as exc:
+        raise click.ClickException(str(exc))
+    except KeyboardInterrupt:
+        click.echo("\ninterrupted: finished games are saved; continue with --resume", err=True)
+        sys.exit(130)
+    finally:
+        if progress is not None:
+            progress.stop()
+    _write_summary(Path(out_dir), summary)
+    if as_json:
+        click.echo(json.dumps(summary, indent=2, sort_keys=True))
+    else:
+        _print_tables(summary)
+
+
+if __name__ == "__main__":
+    main()

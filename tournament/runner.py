@@ -1,0 +1,108 @@
+"""Runs a tournament: plan the games, play them (N at once, as processes), save each as it
+ends, show live standings, stop early on an SPRT decision, and summarise.
+
+Ctrl+C stops the worker processes. Every finished game is already saved, and `--resume`
+continues from there.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+from dataclasses import dataclass
+
+from .arbiter import TimeControl, play_game
+from .engines import EngineSpec
+from .schedule import plan
+from .stats import SPRT, multiplayer, two_player
+from .store import RunStore
+
+
+@dataclass
+class Settings:
+    engines: list                  # EngineSpec
+    players: int = 2
+    deals: int = 10
+    schedule: str = "gauntlet"
+    first_seed: int = 1
+    tc: TimeControl = TimeControl()
+
+    def to_dict(self) -> dict:
+        return {"engines": [e.to_dict() for e in self.engines], "players": self.players,
+                "deals": self.deals, "schedule": self.schedule, "first_seed": self.first_seed,
+                "tc": self.tc.to_dict()}
+
+
+def _play(args):
+    job, seats, tc = args
+    return play_game(job.index, job.deal_seed, seats, tc, group=job.group)
+
+
+def summarise(settings: Settings, games: list) -> dict:
+    names = [e.name for e in settings.engines]
+    out = {"games": len(games), "forfeits": [
+        {"game": g["index"], "engine": g["names"][int(seat)], "reason": reason}
+        for g in sorted(games, key=lambda g: g["index"]) for seat, reason in g["forfeits"].items()]}
+    out["engines"] = multiplayer(games, names)
+    if settings.players == 2:
+        pairings = {}
+        first = names[0]
+        others = names[1:] if settings.schedule == "gauntlet" else names
+        for a in ([first] if settings.schedule == "gauntlet" else names):
+            for b in others:
+                if a < b or (settings.schedule == "gauntlet" and a != b):
+                    stats = two_player(games, a, b)
+                    if stats.games:
+                        pairings[f"{a} vs {b}"] = vars(stats)
+        out["pairings"] = pairings
+    return out
+
+
+def standings_text(settings: Settings, games: list) -> str:
+    totals = {e.name: 0.0 for e in settings.engines}
+    for g in games:
+        for name, ret in zip(g["names"], g["returns"]):
+            totals[name] += ret
+    return "  ".join(f"{name} {points:g}" for name, points in totals.items())
+
+
+def run(settings: Settings, out_dir, concurrency: int = 1, resume: bool = False,
+        sprt: SPRT | None = None, on_game=None, stop_after: int | None = None) -> dict:
+    """Play the tournament; returns the summary. on_game(games so far, planned) is called after
+    each game; stop_after ends the run after that many new games (for tests)."""
+    store = RunStore(out_dir)
+    games = store.create(settings.to_dict(), resume)
+    done = {g["index"] for g in games}
+    jobs = [j for j in plan(len(settings.engines), settings.players, settings.deals,
+                            settings.schedule, settings.first_seed) if j.index not in done]
+    planned = len(done) + len(jobs)
+    tasks = [(job, [settings.engines[i] for i in job.seats], settings.tc) for job in jobs]
+    decision = None
+    new = 0
+    context = mp.get_context("fork")
+    pool = context.Pool(concurrency) if concurrency > 1 else None
+    try:
+        results = pool.imap(_play, tasks) if pool else map(_play, tasks)
+        for result in results:
+            games.append(store.save(result))
+            new += 1
+            if on_game is not None:
+                on_game(games, planned)
+            if sprt is not None and settings.players == 2:
+                a, b = settings.engines[0].name, settings.engines[1].name
+                from .stats import head_to_head
+                decision, llr = sprt.decision(head_to_head(games, a, b)[1])
+                if decision:
+                    break
+            if stop_after is not None and new >= stop_after:
+                break
+    finally:
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+    summary = summarise(settings, games)
+    summary["planned"] = planned
+    summary["complete"] = len(games) == planned
+    if sprt is not None:
+        summary["sprt"] = {"elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha,
+                           "beta": sprt.beta, "decision": decision}
+    return summary

@@ -1,0 +1,154 @@
+"""Tournament statistics: Elo, LOS, pentanomial pairs and SPRT for two players; average rank,
+win share, openskill ratings and head-to-head tables for more.
+
+Results are per game: each engine's return (1/k for each of k winners) and rank. Two-player
+figures are for engine A against engine B over the games they played together; the paired
+statistics use the seat-swapped games of one deal (a "pair") as one observation, which
+cancels most of the luck of the deal.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass
+
+import numpy as np
+
+
+def elo_of(score: float) -> float:
+    score = min(max(score, 1e-6), 1 - 1e-6)
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def score_of(elo: float) -> float:
+    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+
+
+@dataclass
+class PairStats:
+    """A against B. Scores are A's."""
+    games: int
+    wins: float                     # games A won (shared wins count half)
+    draws: int
+    losses: float
+    score: float                    # mean score per game
+    elo: float
+    elo_low: float                  # 95% interval, from the paired (pentanomial) variance
+    elo_high: float
+    los: float                      # likelihood of superiority
+    pentanomial: list               # pairs scoring 0, 0.5, 1, 1.5, 2 (A's points in a pair)
+    pairs: int
+
+
+def head_to_head(games, a: str, b: str):
+    """(A's score per game, A's score per pair) over the two-player games of A and B."""
+    per_game = []
+    by_pair = defaultdict(list)
+    for g in games:
+        if sorted(g["names"]) != sorted([a, b]) or len(g["names"]) != 2:
+            continue
+        seat = g["names"].index(a)
+        per_game.append(g["returns"][seat])
+        by_pair[(g["deal_seed"], g.get("group", 0))].append(g["returns"][seat])
+    pairs = [sum(v) for v in by_pair.values() if len(v) == 2]
+    return per_game, pairs
+
+
+def two_player(games, a: str, b: str) -> PairStats:
+    per_game, pairs = head_to_head(games, a, b)
+    n = len(per_game)
+    wins = sum(1 for x in per_game if x == 1.0)
+    draws = sum(1 for x in per_game if x == 0.5)
+    losses = n - wins - draws
+    score = sum(per_game) / n if n else 0.5
+    penta = [sum(1 for p in pairs if abs(p - k / 2) < 1e-9) for k in range(5)]
+    if len(pairs) >= 2:
+        x = np.array(pairs) / 2.0
+        stderr = x.std(ddof=1) / math.sqrt(len(x))
+    elif n >= 2:
+        stderr = np.array(per_game).std(ddof=1) / math.sqrt(n)
+    else:
+        stderr = 0.5
+    stderr = max(stderr, 1e-9)
+    low, high = score - 1.96 * stderr, score + 1.96 * stderr
+    los = 0.5 * (1.0 + math.erf((score - 0.5) / (stderr * math.sqrt(2.0))))
+    return PairStats(n, wins, draws, losses, score, elo_of(score), elo_of(low), elo_of(high),
+                     los, penta, len(pairs))
+
+
+@dataclass
+class SPRT:
+    """Sequential probability ratio test on the paired scores (normal approximation to the
+    pentanomial GSPRT, as fishtest does): H0 elo = elo0 against H1 elo = elo1."""
+    elo0: float
+    elo1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    @property
+    def bounds(self):
+        return math.log(self.beta / (1 - self.alpha)), math.log((1 - self.beta) / self.alpha)
+
+    def llr(self, pair_scores) -> float:
+        """The log-likelihood ratio from A's pair scores (each 0..2)."""
+        if len(pair_scores) < 2:
+            return 0.0
+        x = np.array(pair_scores) / 2.0
+        var = x.var(ddof=1)
+        if var <= 0:
+            var = 1e-3
+        s0, s1 = score_of(self.elo0), score_of(self.elo1)
+        return len(x) * (s1 - s0) * (2 * x.mean() - s0 - s1) / (2 * var)
+
+    def decision(self, pair_scores):
+        """('H0' | 'H1' | None, llr)."""
+        llr = self.llr(pair_scores)
+        low, high = self.bounds
+        if llr >= high:
+            return "H1", llr
+        if llr <= low:
+            return "H0", llr
+        return None, llr
+
+
+def multiplayer(games, names) -> dict:
+    """Per engine: games, average rank, win share, openskill rating (mu, sigma), and the
+    head-to-head table (how often it ranked above each other engine in the same game)."""
+    from openskill.models import PlackettLuce
+    model = PlackettLuce()
+    ratings = {name: model.rating(name=name) for name in names}
+    played = defaultdict(int)
+    rank_sum = defaultdict(float)
+    win_sum = defaultdict(float)
+    above = defaultdict(lambda: defaultdict(float))
+    meetings = defaultdict(lambda: defaultdict(int))
+    for g in sorted(games, key=lambda g: g["index"]):
+        seats = g["names"]
+        for q, name in enumerate(seats):
+            played[name] += 1
+            rank_sum[name] += g["ranks"][q]
+            win_sum[name] += g["returns"][q]
+            for r, other in enumerate(seats):
+                if other != name:
+                    meetings[name][other] += 1
+                    if g["ranks"][q] < g["ranks"][r]:
+                        above[name][other] += 1
+                    elif g["ranks"][q] == g["ranks"][r]:
+                        above[name][other] += 0.5
+        teams = [[ratings[name]] for name in seats]
+        new = model.rate(teams, ranks=list(g["ranks"]))
+        for name, team in zip(seats, new):
+            ratings[name] = team[0]
+    out = {}
+    for name in names:
+        n = played[name]
+        out[name] = {
+            "games": n,
+            "avg_rank": rank_sum[name] / n if n else None,
+            "win_share": win_sum[name] / n if n else None,
+            "mu": ratings[name].mu, "sigma": ratings[name].sigma,
+            "head_to_head": {other: above[name][other] / meetings[name][other]
+                             for other in meetings[name]},
+        }
+    return out

@@ -1,0 +1,71 @@
+"""Where a run keeps its progress: a folder with the run's settings, one line per finished
+game, and every game record. Saved after every game, so `--resume` continues without
+replaying finished games; a line cut short by a crash is ignored on resume.
+
+    <out>/run.json            the settings (engines, players, deals, schedule, time control)
+    <out>/games.jsonl         one JSON object per finished game (GameResult without the record)
+    <out>/records/game-NNNNN.txt   the game record of game NNNNN (docs/notation.md)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from engine.errors import PalaisError
+
+
+class StoreError(PalaisError):
+    pass
+
+
+class RunStore:
+    def __init__(self, folder):
+        self.folder = Path(folder)
+        self.games_path = self.folder / "games.jsonl"
+        self.settings_path = self.folder / "run.json"
+        self.records = self.folder / "records"
+
+    def create(self, settings: dict, resume: bool) -> list:
+        """Start or resume a run; returns the games already finished."""
+        if self.settings_path.exists():
+            old = json.loads(self.settings_path.read_text())
+            if not resume:
+                raise StoreError(f"{self.folder} holds a run already: pass --resume to continue it, "
+                                 f"or choose another --out")
+            if old != settings:
+                changed = sorted(k for k in set(old) | set(settings) if old.get(k) != settings.get(k))
+                raise StoreError(f"--resume: the settings differ from the saved run's ({', '.join(changed)})")
+            return self.load()
+        if resume:
+            raise StoreError(f"--resume: no run to resume in {self.folder}")
+        self.records.mkdir(parents=True, exist_ok=True)
+        tmp = self.settings_path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(settings, indent=2, sort_keys=True))
+        os.replace(tmp, self.settings_path)
+        return []
+
+    def load(self) -> list:
+        games = []
+        if self.games_path.exists():
+            for line in self.games_path.read_text().splitlines():
+                try:
+                    games.append(json.loads(line))
+                except json.JSONDecodeError:
+                    continue            # a line cut short by a crash: that game is replayed
+        return games
+
+    def save(self, result) -> dict:
+        """Write the record, then append the game's line (flushed to disk)."""
+        data = result.to_dict()
+        record = data.pop("record")
+        path = self.records / f"game-{result.index:05d}.txt"
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(record)
+        os.replace(tmp, path)
+        with open(self.games_path, "a", encoding="utf-8") as handle:
+            handle.write(json.dumps(data, sort_keys=True) + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        return data
