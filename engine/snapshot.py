@@ -5,7 +5,7 @@ notation (position strings), the tests and the differential checks work on one f
 never on either implementation's internals. Per-seat lists have one entry per seat.
 """
 
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, fields, replace
 
 
 @dataclass

@@ -8,7 +8,7 @@ docs/protocol.md is the specification.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from search.params import SearchLimits, SearchParams
 from search.positions import midgame
 from search.signature import signature
 
-from helpers import build_snapshot, recruit, sq
+from helpers import build_snapshot, recruit
 
 
 def result_figures(result):

@@ -11,7 +11,6 @@ import multiprocessing as mp
 from dataclasses import dataclass
 
 from .arbiter import TimeControl, play_game
-from .engines import EngineSpec
 from .schedule import plan
 from .stats import SPRT, multiplayer, two_player
 from .store import RunStore
