@@ -9,13 +9,18 @@ Run: python bench/tournament.py [--deals 6]
 """
 
 import argparse
+import os
 import sys
 import tempfile
 import time
 
-from tournament.arbiter import TimeControl
-from tournament.engines import parse_engine
-from tournament.runner import Settings, run
+# This script is named like the `tournament` package: keep its own folder off the import path.
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
+
+from tournament.arbiter import TimeControl  # noqa: E402
+from tournament.engines import parse_engine  # noqa: E402
+from tournament.runner import Settings, run  # noqa: E402
 
 
 def games_per_minute(settings, concurrency) -> float:
