@@ -99,9 +99,10 @@ class MCTSSearch:
             done += ran
             stats = tree.stats()
             if callback is not None:
-                leaders = self._candidates(tree, root, seat, 1)
-                callback(Progress(done, stats["node_visits"], TreeSearch.clock_ms() - start,
-                                  leaders[0] if leaders else None))
+                def leader(tree=tree):
+                    leaders = self._candidates(tree, root, seat, 1)
+                    return leaders[0] if leaders else None
+                callback(Progress(done, stats["node_visits"], TreeSearch.clock_ms() - start, leader))
             if ran < chunk or tree.stop_flag:
                 break
             if limits.nodes and stats["node_visits"] >= limits.nodes:

@@ -31,11 +31,23 @@ class SearchResult:
         return self.candidates[0] if self.candidates else None
 
 
-@dataclass
 class Progress:
-    """Passed to a search's progress callback, between chunks of iterations."""
+    """Passed to a search's progress callback, between chunks of iterations.
 
-    iterations: int
-    node_visits: int
-    time_ms: float
-    best: Candidate | None
+    `best` (the leading candidate) is worked out only if read: the callback runs every
+    chunk, and most readers look at it far less often.
+    """
+
+    def __init__(self, iterations: int, node_visits: int, time_ms: float, best_fn):
+        self.iterations = iterations
+        self.node_visits = node_visits
+        self.time_ms = time_ms
+        self._best_fn = best_fn
+        self._best = None
+        self._known = False
+
+    @property
+    def best(self) -> Candidate | None:
+        if not self._known:
+            self._best, self._known = self._best_fn(), True
+        return self._best
