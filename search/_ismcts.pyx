@@ -70,6 +70,8 @@ cdef struct Tree:
     long long iterations
     long long node_visits    # decisions walked through the tree, summed over iterations
     int full                 # 1 once an expansion was refused for lack of room
+    double root_reward[MAX_P]  # reward vectors summed over every iteration (the root's value)
+    double root_score[MAX_P]
 
 
 cdef inline double now_ms() noexcept nogil:
@@ -221,6 +223,9 @@ cdef void iterate(Tree* t, const Params* P, const GameState* root, int seat, Rng
             e.reward[p] += <float>reward[p]
             e.score[p] += <float>score[p]
         t.nodes[path_nodes[k]].visits += 1
+    for p in range(d.n_players):
+        t.root_reward[p] += reward[p]
+        t.root_score[p] += score[p]
     t.iterations += 1
 
 
@@ -320,6 +325,10 @@ cdef class TreeSearch:
             "edges": self.tree.n_edges, "node_visits": self.tree.node_visits,
             "node_capacity": self.tree.node_cap, "full": bool(self.tree.full),
             "bytes_per_node": per_node, "bytes_allocated": self.tree.node_cap * per_node,
+            "root_value": [self.tree.root_reward[p] / max(1, self.tree.iterations)
+                           for p in range(self.root.n_players)],
+            "root_score": [self.tree.root_score[p] / max(1, self.tree.iterations)
+                           for p in range(self.root.n_players)],
         }
 
     def node_edges(self, unsigned long long key):
