@@ -1,0 +1,1 @@
+"""Play for people: the terminal game, hints and game analysis (the `palais` command)."""

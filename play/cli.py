@@ -1,0 +1,224 @@
+"""The `palais` command: the rules tools of engine/cli.py plus play, hint and analyse.
+
+It lives here, above the search and the protocol, so that the rules core never imports what
+is built on it (engine -> search -> protocol -> play).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from engine.cli import main as rules_commands
+from engine.errors import PalaisError
+from engine.options import RuleOptions
+
+from .board import want_color
+
+main = click.Group(name="palais", help="Palais Royal engine tools: rules, play, hints and analysis.",
+                   context_settings={"help_option_names": ["-h", "--help"]})
+for _name, _command in rules_commands.commands.items():
+    main.add_command(_command, _name)
+
+
+def _components(path):
+    from engine.components import default_components, load_components
+    return load_components(path) if path else default_components()
+
+
+def _rule_options(items) -> RuleOptions:
+    values = {}
+    for item in items:
+        name, eq, value = item.partition("=")
+        if not eq:
+            raise PalaisError(f"--rule {item!r}: expected NAME=VALUE (engine/options.py names)")
+        low = value.strip().lower()
+        values[name.strip()] = True if low == "true" else False if low == "false" else \
+            int(value) if value.strip().lstrip("-").isdigit() else value
+    return RuleOptions.from_dict(values)
+
+
+def _limits(time_s, iterations, default_iterations):
+    from search.params import SearchLimits
+    if time_s is not None and iterations is not None:
+        raise PalaisError("give a time or an iteration count, not both")
+    if time_s is not None:
+        if time_s <= 0:
+            raise PalaisError("the time must be > 0 seconds")
+        return SearchLimits(time_ms=time_s * 1000.0)
+    return SearchLimits(iterations=iterations or default_iterations)
+
+
+# ---- palais play ---------------------------------------------------------------------------
+
+@main.command("play")
+@click.option("--players", "-p", type=click.IntRange(2, 4), default=2, show_default=True)
+@click.option("--seat", "seat_specs", multiple=True, metavar="SPEC",
+              help="Who sits in the next seat, in order: human, ismcts, pimc, greedy, random or "
+                   "cmd:COMMAND (a PRI engine). Seats not given: seat 1 human, the others ismcts.")
+@click.option("--seed", "-s", type=int, default=1, show_default=True,
+              help="Seeds the deal, the card draws and the engines.")
+@click.option("--first-game", is_flag=True, help="Use the first-game room layout.")
+@click.option("--rule", "rules", multiple=True, metavar="NAME=VALUE",
+              help="A rule option (engine/options.py), e.g. round_cap=10.")
+@click.option("--components", "components_path", type=click.Path(dir_okay=False),
+              help="A component-set TOML file (docs/components.md).")
+@click.option("--load", "load_path", type=click.Path(dir_okay=False),
+              help="Go on with a game saved with `save FILE` (a full game record).")
+@click.option("--save", "autosave", type=click.Path(dir_okay=False),
+              help="Write the game record to this file after every turn and at the end.")
+@click.option("--engine-time", type=float, help="Seconds per engine turn (default: iterations).")
+@click.option("--engine-iterations", type=click.IntRange(1), help="Iterations per engine turn [20000].")
+@click.option("--hint-time", type=float, help="Seconds per hint (default: iterations).")
+@click.option("--hint-iterations", type=click.IntRange(1), help="Iterations per hint [20000].")
+@click.option("--color/--no-color", default=None, help="Colours on or off (default: on a terminal, "
+                                                        "unless NO_COLOR is set).")
+def play(players, seat_specs, seed, first_game, rules, components_path, load_path, autosave,
+         engine_time, engine_iterations, hint_time, hint_iterations, color):
+    """Play a game in the terminal: any mix of people and engines."""
+    from .game import PlayGame
+    from .seats import open_seat, parse_seat
+    from .terminal import Terminal
+    seats = []
+    try:
+        components = _components(components_path)
+        specs = [parse_seat(s) for s in seat_specs]
+        if load_path:
+            game = PlayGame.load(load_path, components=components)
+            players = game.n_players
+        if len(specs) > players:
+            raise PalaisError(f"{len(specs)} --seat options for {players} players")
+        specs += [parse_seat("human" if q == 0 else "ismcts") for q in range(len(specs), players)]
+        names = [s.label for s in specs]
+        if not load_path:
+            game = PlayGame.new(players, seed, names, components, _rule_options(rules), first_game)
+        else:
+            game.names = names
+        engine_limits = _limits(engine_time, engine_iterations, 20_000)
+        hint_limits = _limits(hint_time, hint_iterations, 20_000)
+        for q, spec in enumerate(specs):
+            seats.append(open_seat(spec, engine_limits, seed * 10 + q))
+    except PalaisError as exc:
+        for s in seats:
+            if s is not None:
+                s.close()
+        raise click.ClickException(str(exc))
+
+    def read_line(prompt):
+        click.echo(prompt, nl=False)
+        line = sys.stdin.readline()
+        return line if line else None
+
+    want = want_color(color, sys.stdout)
+    terminal = Terminal(game, seats, lambda text: click.echo(text, color=want), read_line,
+                        color=want, hint_limits=hint_limits, hint_seed=seed, autosave=autosave)
+    try:
+        code = terminal.run()
+    except KeyboardInterrupt:
+        click.echo("\nInterrupted." + (f" The game so far is in {autosave}." if autosave else ""))
+        code = 130
+    finally:
+        for s in terminal.seats:
+            if s is not None:
+                s.close()
+    sys.exit(code)
+
+
+# ---- palais hint ---------------------------------------------------------------------------
+
+def _state_from_input(text: str, components):
+    """A position string (pr1 ...) or a game record file: the state to hint."""
+    from engine.position import state_from_position
+    if text.lstrip().startswith("pr1"):
+        return state_from_position(text, components=components)
+    from engine.record import replay
+
+    from .analyse import read_game
+    rec, _start = read_game(text, components)
+    return replay(rec, components=components)
+
+
+@main.command("hint")
+@click.argument("source")
+@click.option("--moves", default="", metavar="TOKENS", help="Apply these tokens first.")
+@click.option("--top", type=click.IntRange(1, 20), default=3, show_default=True)
+@click.option("--time", "time_s", type=float, help="Seconds of search (default: iterations).")
+@click.option("--iterations", type=click.IntRange(1), help="Iterations of search [20000].")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--board", "show_board", is_flag=True, help="Draw the board (as the seat to move sees it) first.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for programs.")
+@click.option("--components", "components_path", type=click.Path(dir_okay=False))
+def hint(source, moves, top, time_s, iterations, seed, show_board, as_json, components_path):
+    """Hints for the seat to move in SOURCE: a position string (pr1 ...) or a game record file
+    (its last position). The search uses only what that seat knows."""
+    from engine.notation import apply_tokens
+    from .board import draw_board
+    from .hints import find_hints, hint_lines, seat_view
+    try:
+        components = _components(components_path)
+        state = _state_from_input(source, components)
+        if moves:
+            apply_tokens(state, moves)
+        limits = _limits(time_s, iterations, 20_000)
+        report = find_hints(state, limits, top=top, seed=seed)
+    except PalaisError as exc:
+        raise click.ClickException(str(exc))
+    if as_json:
+        click.echo(json.dumps(report.to_dict(), indent=2))
+        return
+    if show_board:
+        click.echo(draw_board(seat_view(state, report.seat), seat=report.seat,
+                              color=want_color(None, sys.stdout)))
+    click.echo("\n".join(hint_lines(report)))
+
+
+# ---- palais analyse ------------------------------------------------------------------------
+
+@main.command("analyse")
+@click.argument("record_path", metavar="RECORD", type=click.Path(dir_okay=False))
+@click.option("--time", "time_s", type=float, help="Seconds per search (default: iterations).")
+@click.option("--iterations", type=click.IntRange(1), help="Iterations per search [10000].")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--mistake", type=float, default=0.10, show_default=True,
+              help="Win probability lost that makes a mistake.")
+@click.option("--blunder", type=float, default=0.20, show_default=True,
+              help="Win probability lost that makes a blunder.")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
+              help="Also write a PNG of each seat's win probability (needs matplotlib).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for programs.")
+@click.option("--components", "components_path", type=click.Path(dir_okay=False))
+def analyse(record_path, time_s, iterations, seed, mistake, blunder, plot_path, as_json, components_path):
+    """Go through a game record turn by turn: the engine's preferred turn, the win probability
+    each played turn lost, mistakes and blunders."""
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from .analyse import Analyser, analyse_game, plot_win_probability, read_game, report_lines
+    try:
+        components = _components(components_path)
+        rec, start = read_game(record_path, components)
+        analyser = Analyser(_limits(time_s, iterations, 10_000), seed, mistake, blunder)
+        if plot_path:
+            import importlib.util
+            if importlib.util.find_spec("matplotlib") is None:
+                raise PalaisError("--plot needs matplotlib: pip install 'palais-engine[plot]'")
+        with Progress(console=Console(stderr=True), transient=True, disable=not sys.stderr.isatty()) as bar:
+            task = bar.add_task("analysing", total=None)
+            analyses = analyse_game(rec, start, analyser,
+                                    on_turn=lambda i, n: bar.update(task, completed=i, total=n))
+        if plot_path:
+            plot_win_probability(rec, analyses, plot_path)
+    except PalaisError as exc:
+        raise click.ClickException(str(exc))
+    if as_json:
+        click.echo(json.dumps({"turns": [t.to_dict() for t in analyses]}, indent=2))
+    else:
+        click.echo("\n".join(report_lines(rec, analyses, mistake, blunder)))
+    if plot_path:
+        click.echo(f"plot written to {plot_path}", err=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,179 @@
+"""A game being played by people and engines: the true state, its history, take-backs, saving.
+
+This is the model behind `palais play`, with no input or output of its own. It keeps the
+true state (the referee's), draws the cards from a seeded stream, remembers who drew what
+(so each seat is told only its own draws), lets the seat to move take back the actions of
+its turn in progress, and writes the game as a record (docs/notation.md). A card drawn
+cannot be taken back: it was seen.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import fields
+
+from engine.constants import A_DRAW
+from engine.determinize import weighted_pick
+from engine.errors import PalaisError
+from engine.notation import action_to_token
+from engine.options import RuleOptions
+from engine.record import read_record, record_from_actions, replay, write_record
+from engine.rng import Rng
+from engine.state import State
+
+
+def chance_stream(seed: int, actions_so_far: int) -> Rng:
+    """The card-draw stream of a game: the arbiter's for a new game, a fresh one on reload."""
+    return Rng(seed * 1_000_003 + 17 + 7_919 * actions_so_far)
+
+
+class PlayGame:
+    def __init__(self, state, seed: int, names, components=None, options=None,
+                 first_game: bool = False, actions=(), drawers=()):
+        self.state = state
+        self.seed = seed
+        self.names = list(names)
+        self.components = components
+        self.options = options
+        self.first_game = first_game
+        self.actions = list(actions)          # every action, draws included
+        self.drawers = list(drawers)          # per action: the seat that drew, or None
+        self.chance = chance_stream(seed, len(self.actions))
+        self._undo = []                       # (state copy, len(actions)) before each take-back-able action
+        self._start = State.new_game(state.n_players, seed=seed, components=components,
+                                     options=options, first_game=first_game)
+
+    @classmethod
+    def new(cls, n_players: int, seed: int, names, components=None, options=None,
+            first_game: bool = False) -> "PlayGame":
+        state = State.new_game(n_players, seed=seed, components=components, options=options,
+                               first_game=first_game)
+        return cls(state, seed, names, components, options, first_game)
+
+    @classmethod
+    def load(cls, path: str, names=None, components=None) -> "PlayGame":
+        """A game from a full record file (not a seat's view), ready to go on."""
+        try:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+        except OSError as exc:
+            raise PalaisError(f"{path}: cannot read: {exc.strerror}") from None
+        rec = read_record(text, components)
+        if rec.observer >= 0:
+            raise PalaisError(f"{path}: this record is seat {rec.observer + 1}'s view; a game can "
+                              f"only go on from a full record")
+        replay(rec, components=components)          # checks every action
+        state = State.new_game(rec.n_players, seed=rec.seed or 0, components=components,
+                               options=rec.rule_options(), first_game=rec.first_game,
+                               deal=rec.deal, layout=rec.layout)
+        drawers = []
+        for a in rec.actions:
+            drawers.append(state.to_move if state.is_chance() else None)
+            state.apply(a)
+        game = cls(state, rec.seed or 0, names or rec.names or [f"seat {q + 1}" for q in range(rec.n_players)],
+                   components, rec.rule_options(), rec.first_game, rec.actions, drawers)
+        return game
+
+    # ---- playing -------------------------------------------------------------------------
+
+    @property
+    def n_players(self) -> int:
+        return self.state.n_players
+
+    def over(self) -> bool:
+        return self.state.is_terminal()
+
+    def draw_cards(self) -> list:
+        """Resolve every pending card draw; returns [(seat, action)] for the draws made."""
+        made = []
+        while self.state.is_chance():
+            seat = self.state.to_move
+            action = A_DRAW + weighted_pick(self.state.deck_counts(), self.chance)
+            self._record(action, seat)
+            made.append((seat, action))
+        if made:
+            self._undo.clear()
+        return made
+
+    def play(self, action: int) -> None:
+        """One decision by the seat to move (a PalaisError if it is not legal)."""
+        if self.state.is_terminal() or self.state.is_chance():
+            raise PalaisError("no decision is due")
+        if action not in self.state.legal_actions():
+            raise PalaisError(f"'{action_to_token(action)}' is not legal here")
+        seat = self.state.to_move
+        self._undo.append((self.state.copy(), len(self.actions)))
+        self._record(action, None)
+        if self.state.is_terminal() or self.state.to_move != seat:
+            self._undo.clear()                  # the turn is over: it stands
+
+    def _record(self, action: int, drawer) -> None:
+        self.state.apply(action)
+        self.actions.append(action)
+        self.drawers.append(drawer)
+
+    def can_take_back(self) -> bool:
+        return bool(self._undo)
+
+    def take_back(self) -> int:
+        """Undo the last decision of the turn in progress; returns it."""
+        if not self._undo:
+            raise PalaisError("nothing to take back: no action of this turn since its start or "
+                              "the last card drawn")
+        state, length = self._undo.pop()
+        action = self.actions[length]
+        self.state = state
+        del self.actions[length:]
+        del self.drawers[length:]
+        return action
+
+    def seen_by(self, seat: int) -> list:
+        """The moves so far as `seat` may see them: others' draws as `?` (for PRI engines)."""
+        return [action_to_token(a) if d in (None, seat) else "?"
+                for a, d in zip(self.actions, self.drawers)]
+
+    # ---- records -------------------------------------------------------------------------
+
+    def layout(self) -> list:
+        """The room in each castle cell (grid order)."""
+        return list(self._start.snapshot().layout)
+
+    def deal(self) -> list:
+        """The tile index (0-based) dealt on each park square a1..f6."""
+        return list(self._start.snapshot().tile_at)
+
+    def deal_numbers(self) -> list:
+        """The same as printed tile numbers (as the protocol's `deal` takes them)."""
+        return [self.state.components.tiles[t].number for t in self.deal()]
+
+    def changed_options(self) -> dict:
+        """The rule options that differ from the defaults."""
+        default = RuleOptions()
+        options = self.state.options
+        return {f.name: getattr(options, f.name) for f in fields(RuleOptions)
+                if getattr(options, f.name) != getattr(default, f.name)}
+
+    def record_text(self, headers=None) -> str:
+        rec = record_from_actions(self.n_players, self.actions, seed=self.seed,
+                                  components=self.components, options=self.options,
+                                  first_game=self.first_game, deal=self.deal(), layout=self.layout(),
+                                  names=self.names, headers=headers)
+        return write_record(rec, components=self.components)
+
+    def save(self, path: str, headers=None) -> None:
+        """Write the record to `path` in one step (a temporary file renamed over it), so a
+        failed save leaves any earlier file whole."""
+        text = self.record_text(headers)
+        folder = os.path.dirname(os.path.abspath(path))
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=".palais-", suffix=".tmp", dir=folder)
+        except OSError as exc:
+            raise PalaisError(f"{path}: cannot write: {exc.strerror}") from None
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+            os.replace(tmp, path)
+        except OSError as exc:
+            os.unlink(tmp)
+            raise PalaisError(f"{path}: cannot write: {exc.strerror}") from None

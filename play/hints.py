@@ -1,0 +1,109 @@
+"""Hints: the engine's best ways to finish the current turn, in numbers and in words.
+
+A hint is asked by the seat to move. The search is given that seat's view only (a full state
+is turned into the view before anything else), so other hands and the draw pile cannot leak
+into the advice: the same view and seed give the same hint whatever the hidden cards are.
+Hints always use the win reward, so "win" below is a probability estimate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.errors import PalaisError
+from engine.notation import turn_to_text
+from search.mcts import MCTSSearch
+from search.params import SearchLimits, SearchParams
+
+from .explain import explain
+
+DEFAULT_ITERATIONS = 20_000
+
+
+@dataclass
+class Hint:
+    rank: int                   # 1 = the engine's choice
+    turn: list                  # actions: the rest of the turn (up to the seat's own draw)
+    tokens: str                 # the same in notation
+    visits: int
+    win: float                  # the asking seat's win probability estimate
+    score: float                # the asking seat's expected final score (VP)
+    win_by_seat: list           # every seat's win probability estimate
+    explanation: str
+
+    def to_dict(self) -> dict:
+        return {"rank": self.rank, "turn": self.tokens, "visits": self.visits,
+                "win": round(self.win, 4), "score": round(self.score, 2),
+                "win_by_seat": [round(w, 4) for w in self.win_by_seat],
+                "explanation": self.explanation}
+
+
+@dataclass
+class HintReport:
+    seat: int
+    hints: list
+    iterations: int
+    time_ms: float
+
+    def to_dict(self) -> dict:
+        return {"seat": self.seat + 1, "iterations": self.iterations,
+                "time_ms": round(self.time_ms, 1), "hints": [h.to_dict() for h in self.hints]}
+
+
+def hint_limits(time_s: float | None = None, iterations: int | None = None) -> SearchLimits:
+    """Time if given, else iterations (default DEFAULT_ITERATIONS, reproducible)."""
+    if time_s is not None:
+        if time_s <= 0:
+            raise PalaisError("the hint time must be > 0 seconds")
+        return SearchLimits(time_ms=time_s * 1000.0)
+    return SearchLimits(iterations=iterations or DEFAULT_ITERATIONS)
+
+
+def seat_view(state, seat: int):
+    """What `seat` knows: the state itself if it already is that seat's view."""
+    if state.observer == seat:
+        return state
+    if state.observer >= 0:
+        raise PalaisError(f"this position is seat {state.observer + 1}'s view; it cannot give "
+                          f"seat {seat + 1}'s")
+    return state.view(seat)
+
+
+def check_decision(state) -> int:
+    """The seat to move, or a PalaisError saying why there is no decision to hint."""
+    if state.is_terminal():
+        raise PalaisError("the game is over: there is no decision to hint")
+    if state.is_chance():
+        raise PalaisError(f"a card draw by seat {state.to_move + 1} is due, not a decision")
+    return state.to_move
+
+
+def find_hints(state, limits: SearchLimits | None = None, top: int = 3, seed: int = 0,
+               params: SearchParams | None = None, callback=None) -> HintReport:
+    """The top `top` ways for the seat to move to finish its turn, searched from its view."""
+    seat = check_decision(state)
+    if top < 1:
+        raise PalaisError("--top must be at least 1")
+    view = seat_view(state, seat)
+    params = (params or SearchParams()).with_(algorithm="ismcts", reward="win", processes=1, seed=seed)
+    result = MCTSSearch(params).search(view, seat, limits or hint_limits(), callback=callback, top_k=top)
+    hints = []
+    for rank, cand in enumerate(result.candidates, 1):
+        hints.append(Hint(rank=rank, turn=list(cand.turn), tokens=turn_to_text(cand.turn),
+                          visits=cand.visits, win=cand.win_prob[seat], score=cand.expected_score[seat],
+                          win_by_seat=list(cand.win_prob), explanation=explain(view, cand.turn, seat)))
+    return HintReport(seat, hints, result.iterations, result.time_ms)
+
+
+def hint_lines(report: HintReport) -> list:
+    """The report for people: one numbered entry per hint, its numbers, then its words."""
+    lines = [f"Hints for seat {report.seat + 1} ({report.iterations} iterations, "
+             f"{report.time_ms / 1000:.2f} s):"]
+    for h in report.hints:
+        lines.append(f" {h.rank}. {h.tokens}")
+        lines.append(f"    win {100 * h.win:.0f}%, expected score {h.score:.1f} VP, "
+                     f"{h.visits} visits")
+        lines.append(f"    {h.explanation}")
+    if not report.hints:
+        lines.append(" (the search found no candidate: give it more time)")
+    return lines

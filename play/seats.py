@@ -1,0 +1,113 @@
+"""Who sits in each seat of `palais play`: a person, one of our players in-process, or any PRI
+engine command through the protocol client.
+
+Parsed from `--seat` values: `human`, `ismcts`, `pimc`, `greedy`, `random`, or
+`cmd:COMMAND ARGS` (a PRI engine). An engine seat is asked for a whole turn and is shown only
+its own view: in-process players get `state.view(seat)`, PRI engines the moves with others'
+draws as `?` (as the tournament arbiter does).
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass
+
+from engine.constants import ROOMS
+from engine.errors import NotationError, PalaisError
+from engine.notation import token_to_action
+from protocol.client import ClientError, EngineClient
+from search.params import SearchLimits, SearchParams
+from search.players import make_player
+
+IN_PROCESS = ("ismcts", "pimc", "greedy", "random")
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    kind: str               # "human", one of IN_PROCESS, or "cmd"
+    cmd: tuple = ()         # for "cmd": the command and its arguments
+
+    @property
+    def label(self) -> str:
+        return self.cmd[0].rsplit("/", 1)[-1] if self.kind == "cmd" else self.kind
+
+
+def parse_seat(text: str) -> SeatSpec:
+    text = text.strip()
+    if text in ("human",) + IN_PROCESS:
+        return SeatSpec(text)
+    if text.startswith("cmd:"):
+        try:
+            cmd = tuple(shlex.split(text[4:]))
+        except ValueError as exc:
+            raise PalaisError(f"--seat {text!r}: {exc}") from None
+        if not cmd:
+            raise PalaisError(f"--seat {text!r}: cmd: needs a command")
+        return SeatSpec("cmd", cmd)
+    raise PalaisError(f"--seat {text!r}: expected human, {', '.join(IN_PROCESS)} or cmd:COMMAND")
+
+
+class EngineFailed(PalaisError):
+    """An engine seat could not give a legal turn (the message says why)."""
+
+
+class InProcessSeat:
+    def __init__(self, kind: str, limits: SearchLimits, seed: int):
+        self.kind = kind
+        self.limits = limits
+        self.player = make_player(SearchParams(algorithm=kind, seed=seed))
+
+    def choose_turn(self, game) -> list:
+        seat = game.state.to_move
+        return list(self.player.search(game.state.view(seat), seat, self.limits).best_turn)
+
+    def close(self) -> None:
+        pass
+
+
+class PriSeat:
+    def __init__(self, cmd: tuple, limits: SearchLimits, read_timeout: float = 10.0):
+        self.cmd = cmd
+        self.limits = limits
+        try:
+            self.client = EngineClient(cmd, read_timeout=read_timeout).start()
+            self.client.handshake()
+            self.client.new_game()
+            self.client.is_ready()
+        except (ClientError, OSError) as exc:
+            raise EngineFailed(f"engine {' '.join(cmd)!r} did not start: {exc}") from None
+
+    def _go(self) -> tuple[str, float]:
+        if self.limits.time_ms:
+            return f"movetime {int(self.limits.time_ms)}", self.limits.time_ms / 1000 + 10
+        return f"iterations {self.limits.iterations}", 120.0
+
+    def choose_turn(self, game) -> list:
+        seat = game.state.to_move
+        try:
+            self.client.position_start(game.n_players, game.seed, moves=game.seen_by(seat),
+                                       first_game=game.first_game,
+                                       layout=[ROOMS[r] for r in game.layout()],
+                                       deal=game.deal_numbers(), options=game.changed_options())
+            limits, wait = self._go()
+            answer = self.client.go(limits, timeout=wait)
+        except ClientError as exc:
+            raise EngineFailed(f"engine {' '.join(self.cmd)!r}: {exc}") from None
+        if answer.errors:
+            raise EngineFailed(f"engine {' '.join(self.cmd)!r} reported: {answer.errors[0]}")
+        try:
+            return [token_to_action(t) for t in answer.bestmove]
+        except NotationError as exc:
+            raise EngineFailed(f"engine {' '.join(self.cmd)!r} answered a bad token: {exc}") from None
+
+    def close(self) -> None:
+        self.client.close(timeout=2.0)
+
+
+def open_seat(spec: SeatSpec, limits: SearchLimits, seed: int):
+    """The player object for an engine seat (None for a human seat)."""
+    if spec.kind == "human":
+        return None
+    if spec.kind == "cmd":
+        return PriSeat(spec.cmd, limits)
+    return InProcessSeat(spec.kind, limits, seed)

@@ -1,0 +1,337 @@
+"""Play for people: the game model (take-backs, saving, loading), hints that never see hidden
+cards, the analysis, and `palais play` driven as a person would, through a pseudo-terminal."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from engine.constants import A_DRAW, A_RECRUIT, S_RECRUIT
+from engine.determinize import weighted_pick
+from engine.errors import PalaisError
+from engine.notation import action_to_token, turn_to_text
+from engine.position import position_to_string
+from engine.rng import Rng
+from engine.state import State
+from play.analyse import Analyser, analyse_game, read_game, report_lines, split_turns
+from play.cli import main as palais
+from play.explain import explain
+from play.game import PlayGame
+from play.hints import find_hints
+from search.params import SearchLimits
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _random_until(state, rng, stop) -> None:
+    """Random legal play (chance by the pile's odds) until stop(state) holds at a decision."""
+    while not state.is_terminal():
+        if state.is_chance():
+            state.apply(A_DRAW + weighted_pick(state.deck_counts(), rng))
+            continue
+        if stop(state):
+            return
+        legal = state.legal_actions()
+        state.apply(legal[rng.below(len(legal))])
+    raise AssertionError("the game ended before the wanted position")
+
+
+def _mid_game(players=2, seed=3, round_=4):
+    state = State.new_game(players, seed=seed)
+    _random_until(state, Rng(seed), lambda s: s.round >= round_ and s.to_move == 0
+                  and s.snapshot().hand_size[1] > 0)
+    return state
+
+
+# ---- the game model ------------------------------------------------------------------------
+
+def test_take_back_restores_the_turn_in_progress_but_not_a_draw():
+    game = PlayGame.new(2, seed=5, names=["a", "b"])
+    before = position_to_string(game.state)
+    first = game.state.legal_actions()[0]
+    game.play(first)
+    second = game.state.legal_actions()[-1]
+    game.play(second)
+    assert game.take_back() == second
+    assert game.take_back() == first
+    assert position_to_string(game.state) == before and game.actions == []
+    with pytest.raises(PalaisError, match="nothing to take back"):
+        game.take_back()
+    # Once the turn passes, it stands.
+    seat = game.state.to_move
+    while game.state.to_move == seat:
+        game.play(game.state.legal_actions()[0])
+    assert not game.can_take_back()
+
+
+def test_a_saved_game_loads_back_to_the_same_position(tmp_path):
+    game = PlayGame.new(3, seed=9, names=["p", "q", "r"])
+    rng = Rng(2)
+    for _ in range(120):
+        game.draw_cards()
+        legal = game.state.legal_actions()
+        game.play(legal[rng.below(len(legal))])
+    game.draw_cards()
+    path = tmp_path / "game.rec"
+    game.save(str(path))
+    again = PlayGame.load(str(path))
+    assert position_to_string(again.state) == position_to_string(game.state)
+    assert again.actions == game.actions and again.drawers == game.drawers
+    assert again.seen_by(1) == game.seen_by(1)
+    assert "?" in game.seen_by(1) or all(d in (None, 1) for d in game.drawers)
+
+
+def test_saving_into_a_missing_folder_fails_cleanly_and_leaves_nothing(tmp_path):
+    game = PlayGame.new(2, seed=1, names=["a", "b"])
+    with pytest.raises(PalaisError, match="cannot write"):
+        game.save(str(tmp_path / "no-such-folder" / "x.rec"))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_others_draws_are_hidden_in_what_an_engine_is_sent():
+    game = PlayGame.new(2, seed=4, names=["a", "b"])
+    rng = Rng(4)
+    while not any(d == 1 for d in game.drawers):
+        game.draw_cards()
+        legal = game.state.legal_actions()
+        game.play(legal[rng.below(len(legal))])
+    seen = game.seen_by(0)
+    for token, drawer in zip(seen, game.drawers):
+        assert (token == "?") == (drawer == 1)
+
+
+# ---- hints ---------------------------------------------------------------------------------
+
+def test_hints_are_the_same_whatever_the_hidden_cards_are():
+    state = _mid_game()
+    view = state.view(0)
+    worlds = [view.determinize(0, Rng(s)) for s in (1, 2, 3, 4)]
+    hidden = {(tuple(w.snapshot().hand[1]), tuple(w.snapshot().deck)) for w in worlds}
+    assert len(hidden) > 1, "the test needs worlds that differ in what seat 1 cannot see"
+    limits = SearchLimits(iterations=3000)
+    reports = [find_hints(w, limits, top=3, seed=7).to_dict() for w in worlds + [state, view]]
+    hints = [r["hints"] for r in reports]          # (time_ms is the machine's, not the search's)
+    assert all(h == hints[0] for h in hints)
+    assert len(hints[0]) == 3 and all(r["iterations"] == 3000 for r in reports)
+
+
+def test_hint_explanations_describe_their_own_turn():
+    state = _mid_game(seed=11, round_=3)
+    report = find_hints(state, SearchLimits(iterations=3000), top=3, seed=1)
+    view = state.view(0)
+    for h in report.hints:
+        assert h.tokens == turn_to_text(h.turn)
+        assert h.explanation == explain(view, h.turn, 0)
+        assert 0.0 <= h.win <= 1.0
+    # A turn that recruits names the noble; the explanation follows the turn, not the rank.
+    for h in report.hints:
+        recruits = [a for a in h.turn if A_RECRUIT <= a < A_RECRUIT + 36]
+        for a in recruits:
+            tile = state.snapshot().tile_at[a - A_RECRUIT]
+            assert f"noble {state.components.tiles[tile].number}" in h.explanation
+
+
+def test_hint_refuses_when_no_decision_is_due():
+    state, rng = State.new_game(2, seed=1), Rng(1)
+    while not state.is_chance():
+        legal = state.legal_actions()
+        state.apply(legal[rng.below(len(legal))])
+    with pytest.raises(PalaisError, match="card draw"):
+        find_hints(state)
+    state.apply(A_DRAW + weighted_pick(state.deck_counts(), rng))
+    while not state.is_terminal():
+        if state.is_chance():
+            state.apply(A_DRAW + weighted_pick(state.deck_counts(), rng))
+        else:
+            legal = state.legal_actions()
+            state.apply(legal[rng.below(len(legal))])
+    with pytest.raises(PalaisError, match="game is over"):
+        find_hints(state)
+
+
+def test_palais_hint_reads_a_position_string_and_prints_json():
+    state = _mid_game(seed=12)
+    text = position_to_string(state.view(0))
+    out = CliRunner().invoke(palais, ["hint", text, "--iterations", "2000", "--top", "2", "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert data["seat"] == 1 and data["iterations"] == 2000 and len(data["hints"]) == 2
+    first = data["hints"][0]["turn"].split()[0]
+    assert first in {action_to_token(a) for a in state.legal_actions()}
+
+
+def test_palais_hint_reads_the_end_of_a_game_record(tmp_path):
+    game = PlayGame.new(2, seed=13, names=["a", "b"])
+    rng = Rng(13)
+    while game.state.round < 3 or game.state.is_chance():
+        game.draw_cards()
+        legal = game.state.legal_actions()
+        game.play(legal[rng.below(len(legal))])
+    path = tmp_path / "mid.rec"
+    game.save(str(path))
+    args = ["hint", str(path), "--iterations", "1500", "--seed", "2", "--board"]
+    out = CliRunner().invoke(palais, args)
+    assert out.exit_code == 0, out.output
+    seat = game.state.to_move
+    assert f"Hints for seat {seat + 1} (1500 iterations" in out.output and "Castle" in out.output
+    direct = find_hints(game.state, SearchLimits(iterations=1500), seed=2)
+    assert f" 1. {direct.hints[0].tokens}" in out.output
+
+
+def test_palais_hint_gives_clear_errors():
+    runner = CliRunner()
+    bad = runner.invoke(palais, ["hint", "pr1 nonsense"])
+    assert bad.exit_code == 1 and "Error:" in bad.output
+    missing = runner.invoke(palais, ["hint", "/no/such/file.rec"])
+    assert missing.exit_code == 1 and "cannot read" in missing.output
+
+
+# ---- analysis ------------------------------------------------------------------------------
+
+def _finished_record(tmp_path, players=3, seed=21):
+    game = PlayGame.new(players, seed=seed, names=[f"r{q}" for q in range(players)],
+                        options=None)
+    rng = Rng(seed)
+    while not game.over():
+        game.draw_cards()
+        if game.over():
+            break
+        legal = game.state.legal_actions()
+        game.play(legal[rng.below(len(legal))])
+    path = tmp_path / "game.rec"
+    game.save(str(path))
+    return path, game
+
+
+def test_turns_split_at_the_change_of_seat(tmp_path):
+    path, game = _finished_record(tmp_path, players=2, seed=5)
+    rec, start = read_game(str(path))
+    turns = split_turns(start, rec.actions)
+    whole = [a for _s, _q, _line, all_of_turn in turns for a in all_of_turn]
+    draws_between = [a for a in rec.actions if A_DRAW <= a < A_DRAW + 9]
+    assert len(whole) + sum(1 for _ in draws_between) >= len(rec.actions)
+    for (s, seat, line, all_of_turn), nxt in zip(turns, turns[1:]):
+        assert s.to_move == seat and line == all_of_turn[:len(line)]
+        assert not any(A_DRAW <= a < A_DRAW + 9 for a in line)
+        assert nxt[1] != seat or nxt[0].round != s.round
+
+
+def test_analysis_flags_a_thrown_away_recruitment(tmp_path):
+    # Seat 1 can recruit but ends step 4 instead: the analysis must prefer recruiting.
+    state = State.new_game(2, seed=8)
+    rng = Rng(8)
+    _random_until(state, rng, lambda s: s.stage == S_RECRUIT and s.to_move == 0
+                  and any(A_RECRUIT <= a < A_RECRUIT + 36 for a in s.legal_actions()))
+    analyser = Analyser(SearchLimits(iterations=4000), seed=3)
+    end_now = [a for a in state.legal_actions() if not A_RECRUIT <= a < A_RECRUIT + 36]
+    verdict = analyser.turn(1, state, 0, end_now[:1])
+    assert verdict.best and verdict.best[0] != end_now[0]
+    assert verdict.best_win >= verdict.played_win and verdict.loss == pytest.approx(
+        max(0.0, verdict.best_win - verdict.played_win))
+
+
+def test_analysis_report_of_a_whole_game(tmp_path):
+    path, _game = _finished_record(tmp_path, players=3, seed=21)
+    rec, start = read_game(str(path))
+    analyses = analyse_game(rec, start, Analyser(SearchLimits(iterations=300), seed=1))
+    assert len(analyses) == len(split_turns(start, rec.actions))
+    assert all(abs(sum(t.win_after) - 1.0) < 0.02 for t in analyses)
+    text = "\n".join(report_lines(rec, analyses))
+    assert "Summary:" in text and "Final scores:" in text
+    assert sum(t.verdict != "" for t in analyses) > 0      # random play makes mistakes
+    out = CliRunner().invoke(palais, ["analyse", str(path), "--iterations", "200", "--json"])
+    assert out.exit_code == 0, out.output
+    assert len(json.loads(out.output)["turns"]) == len(analyses)
+
+
+def test_analysis_plot_is_a_png(tmp_path):
+    pytest.importorskip("matplotlib")
+    path, _game = _finished_record(tmp_path, players=2, seed=6)
+    png = tmp_path / "win.png"
+    out = CliRunner().invoke(palais, ["analyse", str(path), "--iterations", "100", "--plot", str(png)])
+    assert out.exit_code == 0, out.output
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+# ---- palais play, as a person plays it -----------------------------------------------------
+
+PROMPT = r"seat 1> "
+
+
+def _spawn(args, tmp_path):
+    pexpect = pytest.importorskip("pexpect")
+    env = dict(os.environ, PYTHONPATH=REPO, COLUMNS="120", NO_COLOR="1")
+    return pexpect.spawn(sys.executable, ["-m", "play.cli", "play", *args], cwd=str(tmp_path),
+                         env=env, encoding="utf-8", timeout=60, dimensions=(60, 120))
+
+
+def _menu_before_prompt(text: str) -> list:
+    return re.findall(r"\s(\d+) (\S+)", text.split(":")[-1])
+
+
+def _play_to_the_end(child) -> str:
+    """Answer every prompt with menu item 1 until the final scores; returns them."""
+    for _ in range(3000):
+        if child.expect([PROMPT, r"Final scores: [^\n]*\n"]) == 1:
+            return child.after
+        child.sendline("1")
+    raise AssertionError("the game did not end")
+
+
+def test_palais_play_in_a_terminal(tmp_path):
+    common = ["--seat", "human", "--seat", "random", "--rule", "round_cap=2",
+              "--hint-iterations", "300", "--seed", "4"]
+    child = _spawn(["--players", "2", *common], tmp_path)
+    child.expect("Castle")                         # the board, then the menu
+    child.expect("Park")
+    child.expect(r"Your turn, seat 1\.")
+    child.expect(PROMPT)
+    assert "1 GATE" in child.before and "\x1b[" not in child.before      # NO_COLOR: plain text
+    child.sendline("MINT")                         # an action by token
+    child.expect(PROMPT)
+    child.sendline("undo")                         # ... taken back
+    child.expect(r"Took back MINT\.")
+    child.expect(PROMPT)
+    child.sendline("2")                            # an action by menu number (PARADE)
+    child.expect(PROMPT)
+    child.sendline("hint")
+    child.expect(r"Hints for seat 1 \(300 iterations")
+    child.expect(r" 1\. ([^\n]+)\r?\n")
+    best_line = child.match.group(1).strip()
+    child.expect(r"win \d+%, expected score")
+    child.expect(PROMPT)
+    child.sendline(best_line)                      # the rest of the turn, by tokens, in one line
+    child.expect(r"Seat 2 \(random\) plays: ")     # the turn passed to the engine
+    child.expect(PROMPT)
+    child.sendline("save saved.rec")
+    child.expect(r"Saved to saved\.rec\.")
+    child.expect(PROMPT)
+    child.sendline("quit")
+    child.expect("Game left unfinished")
+    child.expect(pytest.importorskip("pexpect").EOF)
+    assert (tmp_path / "saved.rec").exists()
+
+    again = _spawn(["--load", "saved.rec", *common], tmp_path)
+    again.expect(r"Your turn, seat 1\.")
+    scores = _play_to_the_end(again)
+    assert re.search(r"seat 1 \(human\) \d+ VP, seat 2 \(random\) \d+ VP", scores)
+    again.expect(r"Winner: seat")
+    again.expect(pytest.importorskip("pexpect").EOF)
+    again.close()
+    assert again.exitstatus == 0
+
+
+def test_palais_play_refuses_bad_options(tmp_path):
+    runner = CliRunner()
+    bad_seat = runner.invoke(palais, ["play", "--seat", "wizard"])
+    assert bad_seat.exit_code == 1 and "--seat 'wizard'" in bad_seat.output
+    bad_rule = runner.invoke(palais, ["play", "--rule", "round_cap=0"])
+    assert bad_rule.exit_code == 1 and "round_cap" in bad_rule.output
+    too_many = runner.invoke(palais, ["play", "--players", "2", "--seat", "human", "--seat", "random",
+                                      "--seat", "random"])
+    assert too_many.exit_code == 1 and "3 --seat options for 2 players" in too_many.output
