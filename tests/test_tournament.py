@@ -157,3 +157,15 @@ def test_the_command_line_runs_a_tournament_and_rejects_bad_options(tmp_path):
     again = runner.invoke(cli_main, ["--engine", f"name=a {OURS}", "--engine", f"name=b {OURS}",
                                      "--out", str(out)])
     assert again.exit_code != 0 and "--resume" in again.output
+
+
+def test_the_ray_backend_without_ray_says_how_to_install_it(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)          # `import ray` now fails as if missing
+    runner = CliRunner()
+    args = ["--engine", f"name=a {OURS}", "--engine", f"name=b {OURS}", "--deals", "1"]
+    missing = runner.invoke(cli_main, args + ["--backend", "ray", "--out", str(tmp_path / "r")])
+    assert missing.exit_code == 1
+    assert missing.output.strip() == "Error: --backend ray needs Ray: pip install 'palais-engine[ray]'"
+    assert not (tmp_path / "r").exists()                  # nothing saved: a plain rerun works
+    stray = runner.invoke(cli_main, args + ["--ray-address", "auto", "--out", str(tmp_path / "l")])
+    assert stray.exit_code == 1 and "--ray-address needs --backend ray" in stray.output

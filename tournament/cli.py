@@ -89,7 +89,12 @@ def _print_tables(summary: dict) -> None:
 @click.option("--margin-ms", type=click.IntRange(0, 600_000), default=500, show_default=True,
               help="How long past its time an engine may answer before it forfeits.")
 @click.option("--concurrency", type=click.IntRange(1, 256), default=1, show_default=True,
-              help="Games played at once (processes).")
+              help="Games played at once (local processes, or Ray tasks in flight).")
+@click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+              help="Where games run: local processes, or Ray tasks (needs the [ray] extra).")
+@click.option("--ray-address", default=None, metavar="ADDRESS",
+              help="With --backend ray: 'auto' joins the running cluster, HOST:PORT or "
+                   "ray://HOST:PORT names one; default: this machine's instance, started if none.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), required=True,
               help="Folder for the progress, the records and the summary.")
 @click.option("--resume", is_flag=True, help="Continue the run saved in --out.")
@@ -97,8 +102,8 @@ def _print_tables(summary: dict) -> None:
 @click.option("--first-seed", type=int, default=1, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON instead of tables.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def main(engines, players, deals, schedule, tc_text, margin_ms, concurrency, out_dir, resume,
-         sprt_text, first_seed, as_json, quiet):
+def main(engines, players, deals, schedule, tc_text, margin_ms, concurrency, backend, ray_address,
+         out_dir, resume, sprt_text, first_seed, as_json, quiet):
     """Play PRI engines against each other over seat-rotated deals and report the standings."""
     from .arbiter import TimeControl
     from .engines import parse_engine
@@ -127,7 +132,8 @@ def main(engines, players, deals, schedule, tc_text, margin_ms, concurrency, out
             click.echo(f"{len(games)}/{planned} games  {standings_text(settings, games)}", err=True)
 
     try:
-        summary = run(settings, out_dir, concurrency, resume, sprt, on_game)
+        summary = run(settings, out_dir, concurrency, resume, sprt, on_game,
+                      backend=backend, ray_address=ray_address)
     except PalaisError as exc:
         raise click.ClickException(str(exc))
     except KeyboardInterrupt:

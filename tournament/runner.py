@@ -1,18 +1,19 @@
-"""Runs a tournament: plan the games, play them (N at once, as processes), save each as it
-ends, show live standings, stop early on an SPRT decision, and summarise.
+"""Runs a tournament: plan the games, play them (N at once, on a backend: local processes or
+Ray tasks; backends.py), save each as it ends, show live standings, stop early on an SPRT
+decision, and summarise.
 
-Ctrl+C stops the worker processes. Every finished game is already saved, and `--resume`
-continues from there.
+Ctrl+C stops the games in flight. Every finished game is already saved, and `--resume`
+continues from there, on either backend.
 """
 
 from __future__ import annotations
 
-import multiprocessing as mp
 from dataclasses import dataclass
 
-from .arbiter import TimeControl, play_game
+from .arbiter import TimeControl
+from .backends import open_backend
 from .schedule import plan
-from .stats import SPRT, multiplayer, two_player
+from .stats import SPRT, head_to_head, multiplayer, two_player
 from .store import RunStore
 
 
@@ -31,16 +32,13 @@ class Settings:
                 "tc": self.tc.to_dict()}
 
 
-def _play(args):
-    job, seats, tc = args
-    return play_game(job.index, job.deal_seed, seats, tc, group=job.group)
-
-
 def summarise(settings: Settings, games: list) -> dict:
+    """The figures over `games`, whatever order they finished in."""
     names = [e.name for e in settings.engines]
+    games = sorted(games, key=lambda g: g["index"])
     out = {"games": len(games), "forfeits": [
         {"game": g["index"], "engine": g["names"][int(seat)], "reason": reason}
-        for g in sorted(games, key=lambda g: g["index"]) for seat, reason in g["forfeits"].items()]}
+        for g in games for seat, reason in g["forfeits"].items()]}
     out["engines"] = multiplayer(games, names)
     if settings.players == 2:
         pairings = {}
@@ -65,39 +63,34 @@ def standings_text(settings: Settings, games: list) -> str:
 
 
 def run(settings: Settings, out_dir, concurrency: int = 1, resume: bool = False,
-        sprt: SPRT | None = None, on_game=None, stop_after: int | None = None) -> dict:
+        sprt: SPRT | None = None, on_game=None, stop_after: int | None = None,
+        backend: str = "local", ray_address: str | None = None) -> dict:
     """Play the tournament; returns the summary. on_game(games so far, planned) is called after
-    each game; stop_after ends the run after that many new games (for tests)."""
-    store = RunStore(out_dir)
-    games = store.create(settings.to_dict(), resume)
-    done = {g["index"] for g in games}
-    jobs = [j for j in plan(len(settings.engines), settings.players, settings.deals,
-                            settings.schedule, settings.first_seed) if j.index not in done]
-    planned = len(done) + len(jobs)
-    tasks = [(job, [settings.engines[i] for i in job.seats], settings.tc) for job in jobs]
-    decision = None
-    new = 0
-    context = mp.get_context("fork")
-    pool = context.Pool(concurrency) if concurrency > 1 else None
-    try:
-        results = pool.imap(_play, tasks) if pool else map(_play, tasks)
-        for result in results:
+    each game; stop_after ends the run after that many new games (for tests). backend is
+    "local" or "ray" (ray_address: see backends.RayBackend); it is not a setting of the run,
+    so a run may be resumed on the other backend."""
+    with open_backend(backend, concurrency, ray_address) as games_at:
+        store = RunStore(out_dir)
+        games = store.create(settings.to_dict(), resume)
+        done = {g["index"] for g in games}
+        jobs = [j for j in plan(len(settings.engines), settings.players, settings.deals,
+                                settings.schedule, settings.first_seed) if j.index not in done]
+        planned = len(done) + len(jobs)
+        tasks = [(job, [settings.engines[i] for i in job.seats], settings.tc) for job in jobs]
+        decision = None
+        new = 0
+        for result in games_at.play(tasks):
             games.append(store.save(result))
             new += 1
             if on_game is not None:
                 on_game(games, planned)
             if sprt is not None and settings.players == 2:
                 a, b = settings.engines[0].name, settings.engines[1].name
-                from .stats import head_to_head
                 decision, llr = sprt.decision(head_to_head(games, a, b)[1])
                 if decision:
                     break
             if stop_after is not None and new >= stop_after:
                 break
-    finally:
-        if pool is not None:
-            pool.terminate()
-            pool.join()
     summary = summarise(settings, games)
     summary["planned"] = planned
     summary["complete"] = len(games) == planned

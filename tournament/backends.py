@@ -1,0 +1,144 @@
+"""Where a tournament's games run: here (in-process, or a pool of local processes), or as
+Ray tasks spread over a cluster. The runner's loop (save, progress, SPRT, stop) is the same
+for both; a backend only turns games to play into results as the games finish.
+
+    with open_backend("ray", concurrency=8, ray_address="auto") as backend:
+        for result in backend.play(tasks):      # tasks: (Job, [EngineSpec per seat], TimeControl)
+            ...
+
+Leaving the `with` stops the games still in flight (Ctrl+C, an SPRT decision, an error).
+A game's result depends only on its task, never on the backend, so `--resume` may switch
+backends. Ray is imported only when the Ray backend is chosen; it is an optional extra.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import socket
+from itertools import islice
+
+from engine.errors import PalaisError
+
+from .arbiter import play_game
+
+BACKENDS = ("local", "ray")
+RAY_MISSING = "--backend ray needs Ray: pip install 'palais-engine[ray]'"
+
+
+class BackendError(PalaisError):
+    pass
+
+
+def play_task(task):
+    """One game from its task; runs wherever the backend puts it (and starts the engines there)."""
+    job, seats, tc = task
+    return play_game(job.index, job.deal_seed, seats, tc, group=job.group)
+
+
+class LocalBackend:
+    """Concurrency 1: every game in this process. More: a pool of forked processes; results
+    come back in plan order."""
+
+    def __init__(self, concurrency: int):
+        self.concurrency = concurrency
+        self.pool = None
+
+    def __enter__(self):
+        if self.concurrency > 1:
+            self.pool = mp.get_context("fork").Pool(self.concurrency)
+        return self
+
+    def play(self, tasks):
+        return self.pool.imap(play_task, tasks) if self.pool else map(play_task, tasks)
+
+    def __exit__(self, *exc):
+        if self.pool is not None:
+            self.pool.terminate()
+            self.pool.join()
+            self.pool = None
+
+
+class RayBackend:
+    """Every game a Ray task (the engine processes start on the worker that runs it), at most
+    `concurrency` in flight, results in the order the games finish.
+
+    address None attaches to the Ray instance this machine knows of (RAY_ADDRESS, or the
+    latest one started here) or starts a local one; "auto" joins a running cluster and fails
+    if there is none; "HOST:PORT" or "ray://HOST:PORT" names one. If Ray is already
+    initialised in this process, that instance is used and left running."""
+
+    def __init__(self, concurrency: int, address: str | None = None):
+        try:
+            import ray
+        except ImportError:
+            raise BackendError(RAY_MISSING) from None
+        self.ray = ray
+        self.concurrency = concurrency
+        self.address = address
+        self.connected_here = False
+        self.pending = {}               # ObjectRef -> task, the games in flight
+
+    def __enter__(self):
+        ray = self.ray
+        if not ray.is_initialized():
+            _check_answers(self.address)
+            try:
+                ray.init(address=self.address)
+            except (ConnectionError, ValueError, RuntimeError) as exc:
+                where = self.address or "a local instance"
+                raise BackendError(f"--backend ray: could not start or join Ray ({where}): "
+                                   f"{str(exc).strip().splitlines()[0]}") from None
+            self.connected_here = True
+        self.remote_play = ray.remote(play_task)
+        return self
+
+    def play(self, tasks):
+        ray = self.ray
+        todo = iter(tasks)
+
+        def submit():
+            for task in islice(todo, self.concurrency - len(self.pending)):
+                self.pending[self.remote_play.remote(task)] = task
+
+        submit()
+        while self.pending:
+            ready, _ = ray.wait(list(self.pending), num_returns=1)
+            for ref in ready:
+                del self.pending[ref]
+                result = ray.get(ref)
+                submit()
+                yield result
+
+    def __exit__(self, *exc):
+        for ref in self.pending:
+            self.ray.cancel(ref)        # a KeyboardInterrupt in the game: it closes its engines
+        self.pending.clear()
+        if self.connected_here:
+            self.ray.shutdown()         # stops the instance if it was started here, else detaches
+            self.connected_here = False
+
+
+def _check_answers(address: str | None) -> None:
+    """Fail fast on a HOST:PORT nobody answers at: Ray would wait for it without end, deaf
+    to Ctrl+C. (None, "auto", "local" and ray:// addresses are left to Ray.)"""
+    if address is None or "://" in address:
+        return
+    host, colon, port = address.rpartition(":")
+    if not colon or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host, int(port)), timeout=10).close()
+    except OSError as exc:
+        raise BackendError(f"--ray-address {address}: no Ray cluster answers there "
+                           f"({exc.strerror or exc})") from None
+
+
+def open_backend(name: str, concurrency: int = 1, ray_address: str | None = None):
+    """The backend called `name`, to be entered with `with`; checks what it needs now."""
+    if name == "local":
+        if ray_address is not None:
+            raise BackendError("--ray-address needs --backend ray")
+        return LocalBackend(concurrency)
+    if name == "ray":
+        return RayBackend(concurrency, ray_address)
+    raise BackendError(f"backend {name!r} is not one of {', '.join(BACKENDS)}")
