@@ -12,7 +12,6 @@ Run: python bench/strength.py [--games 200] [--time-ms 250] [--workers 2] [--opp
 """
 
 import argparse
-import math
 import os
 import sys
 import time
@@ -24,17 +23,9 @@ sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
 from search.params import SearchLimits, SearchParams  # noqa: E402
 from search.players import make_player  # noqa: E402
 from search.selfplay import play_game  # noqa: E402
+from tournament.stats import wilson  # noqa: E402
 
 OPPONENTS = {"random": "random", "greedy": "greedy", "pimc": "pimc", "cheat": "mcts"}
-
-
-def wilson(successes: float, n: int, z: float = 1.96):
-    if n == 0:
-        return 0.0, 1.0
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def one_game(job):

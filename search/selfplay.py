@@ -17,7 +17,6 @@ from engine.determinize import weighted_pick
 from engine.rng import Rng
 from engine.state import State
 
-from .params import SearchLimits
 
 
 @dataclass
@@ -30,8 +29,10 @@ class GameOutcome:
     searches: int
 
 
-def play_game(players, names, deal_seed: int, limits: SearchLimits, max_searches: int = 100_000) -> GameOutcome:
-    """Play one game; players[q] sits in seat q and names[q] says which algorithm it is."""
+def play_game(players, names, deal_seed: int, limits, max_searches: int = 100_000) -> GameOutcome:
+    """Play one game; players[q] sits in seat q and names[q] says which algorithm it is.
+    `limits` is one SearchLimits for every seat, or a list of one per seat."""
+    per_seat = list(limits) if isinstance(limits, (list, tuple)) else [limits] * len(players)
     state = State.new_game(len(players), seed=deal_seed)
     chance = Rng(deal_seed * 1_000_003 + 17)
     turns = searches = 0
@@ -41,7 +42,7 @@ def play_game(players, names, deal_seed: int, limits: SearchLimits, max_searches
             continue
         seat = state.to_move
         sees = state if names[seat] == "mcts" else state.view(seat)
-        result = players[seat].search(sees, seat, limits)
+        result = players[seat].search(sees, seat, per_seat[seat])
         searches += 1
         if searches > max_searches:
             raise RuntimeError("the game did not end")

@@ -16,6 +16,7 @@ from engine.determinize import weighted_pick
 from engine.errors import PalaisError
 from engine.notation import action_to_token, turn_to_text
 from engine.position import position_to_string
+from engine.options import RuleOptions
 from engine.rng import Rng
 from engine.state import State
 from play.analyse import Analyser, analyse_game, read_game, report_lines, split_turns
@@ -335,3 +336,49 @@ def test_palais_play_refuses_bad_options(tmp_path):
     too_many = runner.invoke(palais, ["play", "--players", "2", "--seat", "human", "--seat", "random",
                                       "--seat", "random"])
     assert too_many.exit_code == 1 and "3 --seat options for 2 players" in too_many.output
+
+
+# ---- engine seats: in-process and PRI ------------------------------------------------------
+
+def _scripted(game, seats, lines=()):
+    from play.terminal import Terminal
+    out, feed = [], list(lines)
+    terminal = Terminal(game, seats, out.append, lambda prompt: feed.pop(0) if feed else None)
+    return terminal, out
+
+
+def test_a_pri_engine_and_an_in_process_engine_play_a_whole_game():
+    from play.seats import open_seat, parse_seat
+    limits = SearchLimits(iterations=200)
+    game = PlayGame.new(2, seed=3, names=["pri", "random"], options=RuleOptions(round_cap=3))
+    seats = [open_seat(parse_seat(f"cmd:{sys.executable} -m protocol.cli"), limits, 1),
+             open_seat(parse_seat("random"), limits, 2)]
+    terminal, out = _scripted(game, seats)
+    try:
+        assert terminal.run() == 0
+    finally:
+        for s in seats:
+            s.close()
+    text = "\n".join(out)
+    assert "Seat 1 (pri) plays:" in text and "Seat 2 (random) plays:" in text
+    assert "Game over. Final scores:" in text and game.over()
+    # What the PRI engine was told never showed seat 2's draws.
+    assert all(tok == "?" for tok, d in zip(game.seen_by(0), game.drawers) if d == 1)
+
+
+class _IllegalSeat:
+    def choose_turn(self, game):
+        return [a for a in range(175) if a not in game.state.legal_actions()][:1]
+
+    def close(self):
+        pass
+
+
+def test_a_failing_engine_seat_is_handed_to_a_person():
+    game = PlayGame.new(2, seed=2, names=["broken", "you"])
+    terminal, out = _scripted(game, [_IllegalSeat(), None], ["quit"])
+    assert terminal.run() == 1
+    text = "\n".join(out)
+    assert "plays an illegal action" in text or "played an illegal action" in text
+    assert "Seat 1 is played by hand from now on" in text and terminal.seats[0] is None
+    assert game.actions == []

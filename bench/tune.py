@@ -1,0 +1,113 @@
+"""One search setting against another: the evidence behind the defaults of search/params.py.
+
+ISMCTS with parameters A plays ISMCTS with parameters B in in-process games, each deal twice
+with the seats swapped (2 players) or once per rotation of the seats (3-4 players, A in one
+seat, B in the others), so both sides get the same luck. Each side has its own budget:
+iterations (reproducible, and independent of how busy the machine is) or time. To compare
+settings that change the cost of an iteration (rollout_turns) at equal time without timing
+noise, give each side the iterations it runs in the same time (bench/search.py measures
+iterations per second for any setting).
+
+Prints A's score (wins, a shared win counting as a fraction) with its Wilson 95% interval
+and the Elo difference; the last line is exactly `score_a=<x> low=<l> high=<h> elo=<e>`.
+Run: python bench/tune.py --a reward=margin [--b ...] [--games 200] [--iterations 4000]
+     [--b-iterations N] [--time-ms T] [--players 2] [--workers 2]
+"""
+
+import argparse
+import os
+import sys
+import time
+from dataclasses import fields
+from multiprocessing import get_context
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
+
+from engine.errors import PalaisError  # noqa: E402
+from search.params import SearchLimits, SearchParams  # noqa: E402
+from search.players import make_player  # noqa: E402
+from search.selfplay import play_game  # noqa: E402
+from tournament.stats import elo_of, wilson  # noqa: E402
+
+
+def parse_params(text: str) -> dict:
+    """`reward=margin,exploration=0.5` -> keyword arguments of SearchParams, typed."""
+    types = {f.name: type(f.default) for f in fields(SearchParams)}
+    out = {}
+    for item in (i.strip() for i in text.split(",") if i.strip()):
+        name, eq, value = item.partition("=")
+        if not eq or name not in types or name in ("seed", "processes"):
+            raise PalaisError(f"{item!r}: expected NAME=VALUE with NAME a search parameter "
+                              f"({', '.join(n for n in types if n not in ('seed', 'processes'))})")
+        try:
+            out[name] = types[name](value)
+        except ValueError:
+            raise PalaisError(f"{item!r}: {value!r} is not a {types[name].__name__}") from None
+    SearchParams(**out)                      # range checks
+    return out
+
+
+def one_game(job):
+    """(deal, seat of A, players, A params, B params, A limits, B limits) -> A's return."""
+    deal, a_seat, n, a_params, b_params, a_limits, b_limits = job
+    players, limits = [], []
+    for q in range(n):
+        mine = q == a_seat
+        params = SearchParams(**(a_params if mine else b_params), seed=deal * 10 + q)
+        players.append(make_player(params))
+        limits.append(a_limits if mine else b_limits)
+    outcome = play_game(players, ["ismcts"] * n, deal, limits)
+    return outcome.returns[a_seat], outcome.scores[a_seat] - max(
+        s for q, s in enumerate(outcome.scores) if q != a_seat)
+
+
+def limits_of(iterations, time_ms) -> SearchLimits:
+    return SearchLimits(time_ms=time_ms) if time_ms else SearchLimits(iterations=iterations)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--a", default="", help="A's parameters, NAME=VALUE,... (default: the defaults)")
+    parser.add_argument("--b", default="", help="B's parameters (default: the defaults)")
+    parser.add_argument("--games", type=int, default=200, help="games (rounded up to whole deals)")
+    parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    parser.add_argument("--iterations", type=int, default=4000, help="iterations per search (A, and B unless --b-iterations)")
+    parser.add_argument("--b-iterations", type=int, default=None)
+    parser.add_argument("--time-ms", type=float, default=None, help="time per search instead of iterations")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--first-deal", type=int, default=1)
+    args = parser.parse_args()
+    try:
+        a_params, b_params = parse_params(args.a), parse_params(args.b)
+    except PalaisError as exc:
+        parser.error(str(exc))
+    a_limits = limits_of(args.iterations, args.time_ms)
+    b_limits = limits_of(args.b_iterations or args.iterations, args.time_ms)
+    n = args.players
+    deals = range(args.first_deal, args.first_deal + -(-args.games // n))
+    jobs = [(d, s, n, a_params, b_params, a_limits, b_limits) for d in deals for s in range(n)]
+    started = time.time()
+    results = []
+    with get_context("fork").Pool(args.workers) as pool:
+        for i, result in enumerate(pool.imap(one_game, jobs), 1):
+            results.append(result)
+            if i % 20 == 0 or i == len(jobs):
+                won = sum(r for r, _ in results)
+                print(f"  {i}/{len(jobs)} games, A scores {won / i:.3f}, {time.time() - started:.0f} s",
+                      file=sys.stderr, flush=True)
+    games = len(results)
+    won = sum(r for r, _ in results)
+    low, high = wilson(won, games)
+    fair = 1.0 / n                                   # A's share if A and B were equal
+    elo = elo_of(won / games) if n == 2 else float("nan")   # Elo only means something for two
+    margin = sum(m for _, m in results) / games
+    print(f"A ({args.a or 'defaults'}) vs B ({args.b or 'defaults'}), {n} players, "
+          f"{'%.0f ms' % args.time_ms if args.time_ms else '%d/%d iterations' % (args.iterations, args.b_iterations or args.iterations)} per search")
+    print(f"A scores {won / games:.3f} [{low:.3f}, {high:.3f}] over {games} games (equal: {fair:.3f}); "
+          f"mean VP margin over the best other seat {margin:+.1f}; {time.time() - started:.0f} s")
+    print(f"score_a={won / games:.3f} low={low:.3f} high={high:.3f} elo={elo:.0f}")
+
+
+if __name__ == "__main__":
+    main()
