@@ -23,6 +23,12 @@ from engine.rng import Rng
 from engine.state import State
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def chance_stream(seed: int, actions_so_far: int) -> Rng:
     """The card-draw stream of a game: the arbiter's for a new game, a fresh one on reload."""
     return Rng(seed * 1_000_003 + 17 + 7_919 * actions_so_far)
@@ -173,6 +179,7 @@ class PlayGame:
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as f:
                 f.write(text)
+            os.chmod(tmp, 0o666 & ~_umask())        # as open() would make it, not mkstemp's 0600
             os.replace(tmp, path)
         except OSError as exc:
             os.unlink(tmp)

@@ -80,6 +80,9 @@ def test_a_saved_game_loads_back_to_the_same_position(tmp_path):
     game.draw_cards()
     path = tmp_path / "game.rec"
     game.save(str(path))
+    mask = os.umask(0)
+    os.umask(mask)
+    assert path.stat().st_mode & 0o777 == 0o666 & ~mask      # as open() makes files, not 0600
     again = PlayGame.load(str(path))
     assert position_to_string(again.state) == position_to_string(game.state)
     assert again.actions == game.actions and again.drawers == game.drawers
