@@ -20,7 +20,7 @@ class SearchParams:
     algorithm: str = "ismcts"          # ismcts | mcts (perfect information: needs the true state) | pimc | greedy | random
     exploration: float = 0.7           # UCB1 exploration constant c (rewards are in [0, 1])
     rollout_policy: str = "heuristic"  # heuristic (keeps an economy going) | uniform (stalls: see RULES.md §7)
-    rollout_turns: int = 4             # turns played out before the static evaluation; -1: to the end of the game
+    rollout_turns: int = -1            # -1: play out to the end (stronger at equal time); N: N turns, then evaluate
     eval_temperature: float = 8.0      # VP scale of the softmax that turns estimated scores into rewards
     reward: str = "win"                # win: 1 shared among the winners | margin: blended with the score margin
     margin_weight: float = 0.5         # with reward=margin: the weight of the margin part
