@@ -32,7 +32,8 @@ def main():
     parser.add_argument("--processes", type=int, default=1,
                         help="root-parallel processes (the iterations limit is per process)")
     parser.add_argument("--rollout-turns", type=int, default=SearchParams().rollout_turns,
-                        help="turns of rollout before the evaluation (-1: to the end of the game)")
+                        help="turns of rollout before the evaluation (-1: to the end of the game, "
+                             "-2: auto by the number of players)")
     args = parser.parse_args()
 
     rates = {}

@@ -3,6 +3,7 @@
 import pytest
 
 from engine.constants import A_END, KING, MADAME, OFFICE, S_RECRUIT
+from engine.errors import PalaisError
 from engine.rng import Rng
 from engine.state import State
 from search.mcts import CHUNK_ITERATIONS, MCTSSearch
@@ -94,7 +95,7 @@ def test_max_n_backup_picks_the_movers_component(algorithm):
 
 def test_bench_signature_is_stable():
     # Changes exactly when search behaviour changes: update it (and say so in the commit).
-    assert signature() == 72049
+    assert signature() == 70723
 
 
 @pytest.mark.parametrize("algorithm", ["random", "greedy", "pimc", "ismcts", "mcts"])
@@ -144,3 +145,19 @@ def test_root_parallel_merges_the_workers_trees():
     single = MCTSSearch(params).search(state, limits=SearchLimits(iterations=1500))
     assert result.candidates[0].visits > single.candidates[0].visits
     assert result_figures(again) != result_figures(result)      # a new seed for each search
+
+
+def test_auto_rollouts_follow_the_number_of_players():
+    auto = SearchParams()
+    assert auto.rollouts_for(2) == -1 and auto.rollouts_for(3) == 4 and auto.rollouts_for(4) == 4
+    assert SearchParams(rollout_turns=7).rollouts_for(2) == 7
+    with pytest.raises(PalaisError, match="rollout_turns"):
+        SearchParams(rollout_turns=-3)
+    # auto is what the search runs: the same result as the explicit setting for each count.
+    for n, explicit in ((2, -1), (3, 4)):
+        state = midgame(n, 5, 4)
+        limits = SearchLimits(iterations=600)
+        a = MCTSSearch(SearchParams(seed=2)).search(state, limits=limits)
+        b = MCTSSearch(SearchParams(seed=2, rollout_turns=explicit)).search(state, limits=limits)
+        assert [c.visits for c in a.candidates] == [c.visits for c in b.candidates]
+        assert a.best_turn == b.best_turn
