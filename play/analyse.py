@@ -11,6 +11,7 @@ candidate's win probability minus the played one's, never below 0. A loss of at 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from engine.errors import PalaisError
@@ -144,8 +145,8 @@ def report_lines(rec, analyses, mistake: float = MISTAKE, blunder: float = BLUND
              f"mistake = loses >= {100 * mistake:.0f}% win probability, blunder >= {100 * blunder:.0f}%"]
     for t in analyses:
         when = "setup" if t.round == 0 else f"round {t.round}"
-        mark = f"  ** {t.verdict.upper()} (-{100 * t.loss:.0f}%)" if t.verdict else \
-            f"  (-{100 * t.loss:.0f}%)" if t.loss >= 0.02 else ""
+        lost = f"-{math.floor(1000 * t.loss) / 10:.1f}%"       # rounded down, as the thresholds cut
+        mark = f"  ** {t.verdict.upper()} ({lost})" if t.verdict else f"  ({lost})" if t.loss >= 0.02 else ""
         lines.append(f"{t.number:>3}. {when}, {who[t.seat]}: {turn_to_text(t.played)}  "
                      f"win {100 * t.played_win:.0f}%{mark}")
         if t.verdict:
