@@ -16,8 +16,6 @@ from dataclasses import dataclass
 
 from engine.errors import PalaisError
 from engine.notation import turn_to_text
-from engine.record import read_record, replay
-from engine.state import State
 from search.mcts import MCTSSearch
 from search.params import SearchParams
 
@@ -48,23 +46,6 @@ class TurnAnalysis:
                 "best": turn_to_text(self.best), "best_win": round(self.best_win, 4),
                 "loss": round(self.loss, 4), "verdict": self.verdict,
                 "win_after": [round(w, 4) for w in self.win_after], "explanation": self.explanation}
-
-
-def read_game(path: str, components=None):
-    """(record, start state) of a record file, checked by replaying it."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except OSError as exc:
-        raise PalaisError(f"{path}: cannot read: {exc.strerror}") from None
-    rec = read_record(text, components)
-    replay(rec, components=components)
-    state = State.new_game(rec.n_players, seed=rec.seed or 0, components=components,
-                           options=rec.rule_options(), first_game=rec.first_game,
-                           deal=rec.deal, layout=rec.layout)
-    if rec.observer >= 0:
-        state = state.view(rec.observer)
-    return rec, state
 
 
 def split_turns(state, actions) -> list:

@@ -135,7 +135,7 @@ def _state_from_input(text: str, components):
         return state_from_position(text, components=components)
     from engine.record import replay
 
-    from .analyse import read_game
+    from .game import read_game
     rec, _start = read_game(text, components)
     return replay(rec, components=components)
 
@@ -195,7 +195,8 @@ def analyse(record_path, time_s, iterations, seed, mistake, blunder, plot_path, 
     from rich.console import Console
     from rich.progress import Progress
 
-    from .analyse import Analyser, analyse_game, plot_win_probability, read_game, report_lines
+    from .analyse import Analyser, analyse_game, plot_win_probability, report_lines
+    from .game import read_game
     try:
         components = _components(components_path)
         rec, start = read_game(record_path, components)

@@ -23,6 +23,22 @@ from engine.rng import Rng
 from engine.state import State
 
 
+def read_game(path: str, components=None):
+    """(record, its start state) from a record file, every action checked by replaying it.
+    The start state is the full one, or the observer's view for a seat's-view record."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as exc:
+        raise PalaisError(f"{path}: cannot read: {exc.strerror}") from None
+    rec = read_record(text, components)
+    replay(rec, components=components)
+    state = State.new_game(rec.n_players, seed=rec.seed or 0, components=components,
+                           options=rec.rule_options(), first_game=rec.first_game,
+                           deal=rec.deal, layout=rec.layout)
+    return rec, state.view(rec.observer) if rec.observer >= 0 else state
+
+
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
@@ -60,19 +76,10 @@ class PlayGame:
     @classmethod
     def load(cls, path: str, names=None, components=None) -> "PlayGame":
         """A game from a full record file (not a seat's view), ready to go on."""
-        try:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-        except OSError as exc:
-            raise PalaisError(f"{path}: cannot read: {exc.strerror}") from None
-        rec = read_record(text, components)
+        rec, state = read_game(path, components)
         if rec.observer >= 0:
             raise PalaisError(f"{path}: this record is seat {rec.observer + 1}'s view; a game can "
                               f"only go on from a full record")
-        replay(rec, components=components)          # checks every action
-        state = State.new_game(rec.n_players, seed=rec.seed or 0, components=components,
-                               options=rec.rule_options(), first_game=rec.first_game,
-                               deal=rec.deal, layout=rec.layout)
         drawers = []
         for a in rec.actions:
             drawers.append(state.to_move if state.is_chance() else None)

@@ -19,10 +19,10 @@ from engine.position import position_to_string
 from engine.options import RuleOptions
 from engine.rng import Rng
 from engine.state import State
-from play.analyse import Analyser, analyse_game, read_game, report_lines, split_turns
+from play.analyse import Analyser, analyse_game, report_lines, split_turns
 from play.cli import main as palais
 from play.explain import explain
-from play.game import PlayGame
+from play.game import PlayGame, read_game
 from play.hints import find_hints
 from search.params import SearchLimits
 
