@@ -16,6 +16,7 @@ from engine.errors import PalaisError
 from engine.options import RuleOptions
 
 from .board import want_color
+from .hints import DEFAULT_ITERATIONS
 
 main = click.Group(name="palais", help="Palais Royal engine tools: rules, play, hints and analysis.",
                    context_settings={"help_option_names": ["-h", "--help"]})
@@ -96,8 +97,8 @@ def play(players, seat_specs, seed, first_game, rules, components_path, load_pat
             game = PlayGame.new(players, seed, names, components, _rule_options(rules), first_game)
         else:
             game.names = names
-        engine_limits = _limits(engine_time, engine_iterations, 20_000)
-        hint_limits = _limits(hint_time, hint_iterations, 20_000)
+        engine_limits = _limits(engine_time, engine_iterations, DEFAULT_ITERATIONS)
+        hint_limits = _limits(hint_time, hint_iterations, DEFAULT_ITERATIONS)
         for q, spec in enumerate(specs):
             seats.append(open_seat(spec, engine_limits, seed * 10 + q))
     except PalaisError as exc:
@@ -161,7 +162,7 @@ def hint(source, moves, top, time_s, iterations, seed, show_board, as_json, comp
         state = _state_from_input(source, components)
         if moves:
             apply_tokens(state, moves)
-        limits = _limits(time_s, iterations, 20_000)
+        limits = _limits(time_s, iterations, DEFAULT_ITERATIONS)
         report = find_hints(state, limits, top=top, seed=seed)
     except PalaisError as exc:
         raise click.ClickException(str(exc))

@@ -50,15 +50,6 @@ class HintReport:
                 "time_ms": round(self.time_ms, 1), "hints": [h.to_dict() for h in self.hints]}
 
 
-def hint_limits(time_s: float | None = None, iterations: int | None = None) -> SearchLimits:
-    """Time if given, else iterations (default DEFAULT_ITERATIONS, reproducible)."""
-    if time_s is not None:
-        if time_s <= 0:
-            raise PalaisError("the hint time must be > 0 seconds")
-        return SearchLimits(time_ms=time_s * 1000.0)
-    return SearchLimits(iterations=iterations or DEFAULT_ITERATIONS)
-
-
 def seat_view(state, seat: int):
     """What `seat` knows: the state itself if it already is that seat's view."""
     if state.observer == seat:
@@ -86,7 +77,7 @@ def find_hints(state, limits: SearchLimits | None = None, top: int = 3, seed: in
         raise PalaisError("--top must be at least 1")
     view = seat_view(state, seat)
     params = (params or SearchParams()).with_(algorithm="ismcts", reward="win", processes=1, seed=seed)
-    result = MCTSSearch(params).search(view, seat, limits or hint_limits(), callback=callback, top_k=top)
+    result = MCTSSearch(params).search(view, seat, limits or SearchLimits(iterations=DEFAULT_ITERATIONS), callback=callback, top_k=top)
     hints = []
     for rank, cand in enumerate(result.candidates, 1):
         hints.append(Hint(rank=rank, turn=list(cand.turn), tokens=turn_to_text(cand.turn),
