@@ -198,9 +198,9 @@ def _park(snap, comps, paint) -> list:
 
 # --- seats -------------------------------------------------------------------------------
 
-def _hand_text(snap, q: int, seat) -> str:
+def _hand_text(snap, q: int, seat, reveal: bool = False) -> str:
     size = snap.hand_size[q]
-    shown = q == seat and snap.observer in (-1, seat)
+    shown = (reveal or q == seat) and snap.observer in (-1, q)
     if not shown or size == 0:
         return f"hand {size} card{'' if size == 1 else 's'}"
     cards = ", ".join(CARDS[c] + (f"{NBSP}x{n}" if n > 1 else "") for c, n in enumerate(snap.hand[q]) if n)
@@ -238,11 +238,11 @@ def _wrap(prefix: str, body: str, indent: int) -> list:
     return [line.replace(NBSP, " ") for line in lines]
 
 
-def _seat_block(state, snap, comps, q: int, seat, names, paint) -> list:
+def _seat_block(state, snap, comps, q: int, seat, names, paint, reveal) -> list:
     pointer = ">" if q == snap.to_move else " "
     prefix = paint.seat(q, f"{pointer} {SEAT_MARK[q]} {_name(q, names)}") + ": "
     first = (f"gold {snap.gold[q]}, play area {snap.area[q]}, supply {snap.supply[q]}, "
-             f"honours {snap.honours[q]}, {_hand_text(snap, q, seat)}")
+             f"honours {snap.honours[q]}, {_hand_text(snap, q, seat, reveal)}")
     nobles, privileges = _nobles_text(snap, comps, q), _privileges_text(state, q)
     if privileges and 6 + len(nobles) + 2 + len(privileges) <= WIDTH:
         nobles, privileges = f"{nobles}; {privileges}", ""
@@ -250,25 +250,27 @@ def _seat_block(state, snap, comps, q: int, seat, names, paint) -> list:
     return lines + (_wrap(" " * 6, privileges, 8) if privileges else [])
 
 
-def _seats(state, snap, comps, seat, names, paint) -> list:
+def _seats(state, snap, comps, seat, names, paint, reveal) -> list:
     lines = ["Players"]
     for q in range(snap.n_players):
-        lines += _seat_block(state, snap, comps, q, seat, names, paint)
+        lines += _seat_block(state, snap, comps, q, seat, names, paint, reveal)
     lines.append(f"draw pile {snap.deck_size}, discard {sum(snap.discard)}")
     return lines
 
 
 # --- the whole board ---------------------------------------------------------------------
 
-def draw_board(state, seat: int | None = None, color: bool = False, names=None) -> str:
+def draw_board(state, seat: int | None = None, color: bool = False, names=None,
+               reveal: bool = False) -> str:
     """The position drawn for a terminal, seen by `seat` (whose own cards alone are listed).
 
     `state` is a full state or a seat's view; `names` optional display names per seat;
-    `color` adds ANSI colours per seat (none at all when False)."""
+    `color` adds ANSI colours per seat (none at all when False); `reveal` lists every hand
+    the state knows (a full state's all, a view's own only), as at the end of a game."""
     snap = state.snapshot()
     comps = state.components
     paint = _Paint(color, snap.to_move)
     lines = (_header(snap, paint, names) + [""] + _castle(snap, paint) + [""]
-             + _park(snap, comps, paint) + [""] + _seats(state, snap, comps, seat, names, paint))
+             + _park(snap, comps, paint) + [""] + _seats(state, snap, comps, seat, names, paint, reveal))
     return "\n".join(lines)
 

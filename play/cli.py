@@ -130,15 +130,16 @@ def play(players, seat_specs, seed, first_game, rules, components_path, load_pat
 # ---- palais hint ---------------------------------------------------------------------------
 
 def _state_from_input(text: str, components):
-    """A position string (pr1 ...) or a game record file: the state to hint."""
+    """A position string (pr1 ...) or a game record file: (the state to hint, the seats'
+    names from the record's Names header, or None)."""
     from engine.position import state_from_position
     if text.lstrip().startswith("pr1"):
-        return state_from_position(text, components=components)
+        return state_from_position(text, components=components), None
     from engine.record import replay
 
     from .game import read_game
     rec, _start = read_game(text, components)
-    return replay(rec, components=components)
+    return replay(rec, components=components), (rec.names or None)
 
 
 @main.command("hint")
@@ -159,7 +160,7 @@ def hint(source, moves, top, time_s, iterations, seed, show_board, as_json, comp
     from .hints import find_hints, hint_lines, seat_view
     try:
         components = _components(components_path)
-        state = _state_from_input(source, components)
+        state, names = _state_from_input(source, components)
         if moves:
             apply_tokens(state, moves)
         limits = _limits(time_s, iterations, DEFAULT_ITERATIONS)
@@ -171,8 +172,8 @@ def hint(source, moves, top, time_s, iterations, seed, show_board, as_json, comp
         return
     if show_board:
         click.echo(draw_board(seat_view(state, report.seat), seat=report.seat,
-                              color=want_color(None, sys.stdout)))
-    click.echo("\n".join(hint_lines(report)))
+                              color=want_color(None, sys.stdout), names=names))
+    click.echo("\n".join(hint_lines(report, names)))
 
 
 # ---- palais analyse ------------------------------------------------------------------------

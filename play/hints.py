@@ -86,9 +86,13 @@ def find_hints(state, limits: SearchLimits | None = None, top: int = 3, seed: in
     return HintReport(seat, hints, result.iterations, result.time_ms)
 
 
-def hint_lines(report: HintReport) -> list:
-    """The report for people: one numbered entry per hint, its numbers, then its words."""
-    lines = [f"Hints for seat {report.seat + 1} ({report.iterations} iterations, "
+def hint_lines(report: HintReport, names=None) -> list:
+    """The report for people: one numbered entry per hint, its numbers, then its words.
+    `names` (optional, per seat) adds the asker's name after its seat number."""
+    who = f"seat {report.seat + 1}"
+    if names and report.seat < len(names) and names[report.seat]:
+        who += f" ({names[report.seat]})"
+    lines = [f"Hints for {who} ({report.iterations} iterations, "
              f"{report.time_ms / 1000:.2f} s):"]
     for h in report.hints:
         lines.append(f" {h.rank}. {h.tokens}")

@@ -184,7 +184,7 @@ class Terminal:
         except PalaisError as exc:
             self.write(f"Error: {exc}")
             return
-        self.write("\n".join(hint_lines(report)))
+        self.write("\n".join(hint_lines(report, self.game.names)))
 
     def _save(self, path: str) -> None:
         if not path:
@@ -237,7 +237,7 @@ class Terminal:
     def _finish(self) -> None:
         state = self.game.state
         self.write("")
-        self.write(draw_board(state, seat=None, color=self.color, names=self.game.names))
+        self.write(draw_board(state, seat=None, color=self.color, names=self.game.names, reveal=True))
         scores = state.scores()
         returns = state.returns()
         self.write("Game over. Final scores: " + ", ".join(

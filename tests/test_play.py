@@ -182,7 +182,9 @@ def test_palais_hint_reads_the_end_of_a_game_record(tmp_path):
     out = CliRunner().invoke(palais, args)
     assert out.exit_code == 0, out.output
     seat = game.state.to_move
-    assert f"Hints for seat {seat + 1} (1500 iterations" in out.output and "Castle" in out.output
+    name = "ab"[seat]
+    assert f"Hints for seat {seat + 1} ({name}) (1500 iterations" in out.output and "Castle" in out.output
+    assert f"> {'AB'[seat]} seat {seat + 1} ({name}):" in out.output   # the board names the seats too
     direct = find_hints(game.state, SearchLimits(iterations=1500), seed=2)
     assert f" 1. {direct.hints[0].tokens}" in out.output
 
@@ -365,6 +367,11 @@ def test_a_pri_engine_and_an_in_process_engine_play_a_whole_game():
     text = "\n".join(out)
     assert "Seat 1 (pri) plays:" in text and "Seat 2 (random) plays:" in text
     assert "Game over. Final scores:" in text and game.over()
+    # The last board lists every hand that holds cards.
+    final = text[text.rindex("Players"):]
+    for q in range(2):
+        size = game.state.snapshot().hand_size[q]
+        assert (f"hand {size}:" if size else "hand 0 cards") in final
     # What the PRI engine was told never showed seat 2's draws.
     assert all(tok == "?" for tok, d in zip(game.seen_by(0), game.drawers) if d == 1)
 

@@ -165,6 +165,20 @@ def test_nobody_looking_shows_no_cards():
     assert card_word.search(seat_blocks(draw_board(state.view(a), seat=a))[a])
 
 
+def test_reveal_lists_every_hand_the_state_knows():
+    state, holders = with_two_hands(3, 4)
+    snap = state.snapshot()
+    card_word = re.compile(r"\b(" + "|".join(CARDS) + r")\b")
+    blocks = seat_blocks(draw_board(state, reveal=True))
+    for q in holders:
+        assert f"hand {snap.hand_size[q]}:" in blocks[q] and card_word.search(blocks[q])
+    # a view reveals its own hand only: the others' cards are not in it
+    a, b = holders[:2]
+    seen = seat_blocks(draw_board(state.view(a), reveal=True))
+    assert card_word.search(seen[a]) and not card_word.search(seen[b])
+    assert draw_board(state.view(a), reveal=True) == draw_board(state.view(a), seat=a)
+
+
 @pytest.mark.parametrize("n,seed,actions", [(2, 1, 0), (2, 21, 300), (4, 6, 250)])
 def test_park_shows_every_tile_and_servant(n, seed, actions):
     state = play(n, seed, actions)
