@@ -68,7 +68,7 @@ def _print_tables(summary: dict) -> None:
             h2h.add_column(n)
         for n in names:
             row = summary["engines"][n]["head_to_head"]
-            h2h.add_row(n, *[f"{row[m]:.2f}" if m in row else "-" for m in names])
+            h2h.add_row(n, *[f"{row[m]:.3f}" if m in row else "-" for m in names])
         console.print(h2h)
     for f in summary["forfeits"]:
         console.print(f"game {f['game']}: {f['engine']} forfeits: {f['reason']}")
