@@ -29,7 +29,7 @@ from engine._state cimport (
     final_returns, view_state, determinize_state, random_action, LEGAL_BUF, MAX_P,
     S_DRAW, S_GAME_OVER,
 )
-from search._policy cimport policy_action, evaluate
+from search._policy cimport policy_action, heuristic_action, evaluate
 
 cdef enum:
     MAX_PATH = 512
@@ -57,6 +57,7 @@ cdef struct Params:
     int rollout_turns
     int determinize
     int reward_margin
+    int policy_first
 
 cdef struct Tree:
     Node* nodes
@@ -110,11 +111,13 @@ cdef int32_t expand(Tree* t, uint64_t key, long long slot, const GameState* d, c
     return idx
 
 
-# Choose an edge among those legal now (both lists sorted by action): an untried one first,
-# at random among the untried (the canonical order would favour low action ids whenever
-# visits are few), else the UCB1 maximum for the acting seat.
-cdef int select_edge(Tree* t, Node* node, const int* buf, int n, double c_uct, Rng* rng) noexcept nogil:
-    cdef int i = 0, j = 0, best = -1, untried = -1, n_untried = 0, p = node.player
+# Choose an edge among those legal now (both lists sorted by action): an untried one first
+# (`preferred` if it is untried, else one at random among the untried: the canonical order
+# would favour low action ids whenever visits are few), else the UCB1 maximum for the acting
+# seat.
+cdef int select_edge(Tree* t, Node* node, const int* buf, int n, double c_uct, Rng* rng,
+                     int preferred) noexcept nogil:
+    cdef int i = 0, j = 0, best = -1, untried = -1, n_untried = 0, p = node.player, pref = -1
     cdef Edge* e
     cdef double value, best_value = -1e300
     cdef Edge* edges = &t.edges[node.first_edge]
@@ -128,6 +131,8 @@ cdef int select_edge(Tree* t, Node* node, const int* buf, int n, double c_uct, R
             e.avail += 1
             if e.visits == 0:
                 n_untried += 1
+                if e.action == preferred:
+                    pref = j
                 if rng_below(rng, n_untried) == 0:       # reservoir sampling: uniform
                     untried = j
             elif n_untried == 0:
@@ -137,6 +142,8 @@ cdef int select_edge(Tree* t, Node* node, const int* buf, int n, double c_uct, R
                     best = j
             i += 1
             j += 1
+    if pref >= 0:
+        return node.first_edge + pref
     if untried >= 0:
         return node.first_edge + untried
     return node.first_edge + best if best >= 0 else -1
@@ -168,9 +175,10 @@ cdef void finish(const Params* P, const GameState* d, double* reward, double* sc
 cdef void iterate(Tree* t, const Params* P, const GameState* root, int seat, Rng* rng) noexcept nogil:
     cdef GameState d
     cdef int buf[LEGAL_BUF]
+    cdef int scratch[LEGAL_BUF]
     cdef int32_t path[MAX_PATH]
     cdef int32_t path_nodes[MAX_PATH]
-    cdef int depth = 0, n, expanded = 0, turns = 0, mover, k, p
+    cdef int depth = 0, n, expanded = 0, turns = 0, mover, k, p, preferred
     cdef long long slot
     cdef int32_t node_idx
     cdef int edge_idx
@@ -199,7 +207,10 @@ cdef void iterate(Tree* t, const Params* P, const GameState* root, int seat, Rng
             expanded = 1
         else:
             node_idx = t.table[slot]
-        edge_idx = select_edge(t, &t.nodes[node_idx], buf, n, P.c_uct, rng)
+        preferred = -1
+        if P.policy_first and t.nodes[node_idx].visits < n:   # untried edges may remain
+            preferred = heuristic_action(&d, rng, scratch)
+        edge_idx = select_edge(t, &t.nodes[node_idx], buf, n, P.c_uct, rng, preferred)
         if edge_idx < 0:
             break
         path[depth] = edge_idx
@@ -244,7 +255,7 @@ cdef class TreeSearch:
 
     def __cinit__(self, long long memory_bytes, double c_uct, int policy, int rollout_turns,
                   double eval_temperature, bint determinize, bint reward_margin,
-                  double margin_weight, unsigned long long seed):
+                  double margin_weight, bint policy_first, unsigned long long seed):
         cdef long long per_node = sizeof(Node) + 2 * sizeof(int32_t) + 12 * sizeof(Edge)
         cdef long long cap = memory_bytes // per_node
         cdef long long size = 1
@@ -269,6 +280,7 @@ cdef class TreeSearch:
         self.params.determinize = 1 if determinize else 0
         self.params.reward_margin = 1 if reward_margin else 0
         self.params.margin_weight = margin_weight
+        self.params.policy_first = 1 if policy_first else 0
         self.rng.state = seed
         self.stop_flag = 0
 

@@ -25,7 +25,8 @@ POLICY_CODES = {"uniform": 0, "heuristic": 1}
 def new_tree(params: SearchParams, determinize: bool, seed: int, n_players: int) -> TreeSearch:
     return TreeSearch(params.hash_mb << 20, params.exploration, POLICY_CODES[params.rollout_policy],
                       params.rollouts_for(n_players), params.eval_temperature, determinize,
-                      params.reward == "margin", params.margin_weight, seed & ((1 << 64) - 1))
+                      params.reward == "margin", params.margin_weight, params.first_play == "policy",
+                      seed & ((1 << 64) - 1))
 
 
 def best_edge(edges, seat: int):

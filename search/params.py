@@ -13,6 +13,7 @@ from engine.errors import PalaisError
 ALGORITHMS = ("ismcts", "mcts", "pimc", "greedy", "random")
 ROLLOUT_POLICIES = ("heuristic", "uniform")
 REWARDS = ("win", "margin")
+FIRST_PLAYS = ("random", "policy")
 AUTO_ROLLOUT = -2              # rollout_turns: chosen by the number of players (rollouts_for)
 
 
@@ -25,6 +26,7 @@ class SearchParams:
     eval_temperature: float = 8.0      # VP scale of the softmax that turns estimated scores into rewards
     reward: str = "win"                # win: 1 shared among the winners | margin: blended with the score margin
     margin_weight: float = 0.5         # with reward=margin: the weight of the margin part
+    first_play: str = "random"         # which untried action a node tries first: random | policy (the rollout policy's choice)
     hash_mb: int = 64                  # tree memory bound in MiB (like UCI's Hash); a full tree stops growing
     determinizations: int = 8          # pimc: how many worlds share the budget
     processes: int = 1                 # ismcts/mcts: root-parallel search over this many processes
@@ -37,6 +39,8 @@ class SearchParams:
             raise PalaisError(f"rollout policy {self.rollout_policy!r} is not one of {', '.join(ROLLOUT_POLICIES)}")
         if self.reward not in REWARDS:
             raise PalaisError(f"reward {self.reward!r} is not one of {', '.join(REWARDS)}")
+        if self.first_play not in FIRST_PLAYS:
+            raise PalaisError(f"first_play {self.first_play!r} is not one of {', '.join(FIRST_PLAYS)}")
         if not 0 <= self.exploration <= 10:
             raise PalaisError("exploration must be in 0..10")
         if self.rollout_turns < AUTO_ROLLOUT:

@@ -306,7 +306,7 @@ def test_palais_play_in_a_terminal(tmp_path):
     child.sendline("2")                            # an action by menu number (PARADE)
     child.expect(PROMPT)
     child.sendline("hint")
-    child.expect(r"Hints for seat 1 \(300 iterations")
+    child.expect(r"Hints for seat 1 \(human\) \(300 iterations")
     child.expect(r" 1\. ([^\n]+)\r?\n")
     best_line = child.match.group(1).strip()
     child.expect(r"win \d+%, expected score")

@@ -93,6 +93,22 @@ def test_max_n_backup_picks_the_movers_component(algorithm):
         assert other.win_prob[1] == pytest.approx(0.0)
 
 
+def test_policy_first_play_tries_the_rollout_policys_choice_first():
+    # The heuristic recruits the most valuable affordable tile (c3, 12 VP) and never ends
+    # while one is affordable; at random, the first try is any of the three.
+    state = last_turn_position()
+
+    def first_tried(first_play, seed):
+        result = MCTSSearch(SearchParams(first_play=first_play, seed=seed)).search(
+            state, limits=SearchLimits(iterations=1))
+        return tuple(c.turn[0] for c in result.candidates if c.visits)
+
+    assert {first_tried("policy", seed) for seed in range(8)} == {(recruit("c3"),)}
+    assert len({first_tried("random", seed) for seed in range(8)}) > 1
+    with pytest.raises(PalaisError, match="first_play"):
+        SearchParams(first_play="best")
+
+
 def test_bench_signature_is_stable():
     # Changes exactly when search behaviour changes: update it (and say so in the commit).
     assert signature() == 70723
