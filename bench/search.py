@@ -32,8 +32,7 @@ def main():
     parser.add_argument("--processes", type=int, default=1,
                         help="root-parallel processes (the iterations limit is per process)")
     parser.add_argument("--rollout-turns", type=int, default=SearchParams().rollout_turns,
-                        help="turns of rollout before the evaluation (-1: to the end of the game, "
-                             "-2: auto by the number of players)")
+                        help="turns of rollout before the evaluation (-1, the default: to the end of the game)")
     args = parser.parse_args()
 
     rates = {}

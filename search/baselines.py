@@ -113,7 +113,7 @@ class PIMCSearch:
             if self._stopped:
                 break
             world = view.determinize(seat, rng)
-            tree = new_tree(self.params.with_(hash_mb=hash_mb), False, seed + i + 1, state.n_players)
+            tree = new_tree(self.params.with_(hash_mb=hash_mb), False, seed + i + 1)
             tree.set_root(world, seat)
             self._trees.append(tree)
             deadline = TreeSearch.clock_ms() + per_world_ms if per_world_ms else 0.0

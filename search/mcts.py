@@ -22,9 +22,9 @@ CHUNK_ITERATIONS = 256
 POLICY_CODES = {"uniform": 0, "heuristic": 1}
 
 
-def new_tree(params: SearchParams, determinize: bool, seed: int, n_players: int) -> TreeSearch:
+def new_tree(params: SearchParams, determinize: bool, seed: int) -> TreeSearch:
     return TreeSearch(params.hash_mb << 20, params.exploration, POLICY_CODES[params.rollout_policy],
-                      params.rollouts_for(n_players), params.eval_temperature, determinize,
+                      params.rollout_turns, params.eval_temperature, determinize,
                       params.reward == "margin", params.margin_weight, params.first_play == "policy",
                       seed & ((1 << 64) - 1))
 
@@ -82,7 +82,7 @@ class MCTSSearch:
         root = self.root_for(state, seat)
         seed = self.params.seed + 0x9E37 * self._searches
         self._searches += 1
-        tree = new_tree(self.params, self.determinize, seed, state.n_players)
+        tree = new_tree(self.params, self.determinize, seed)
         tree.set_root(root, seat)
         self._tree = tree
         if self._stopped:

@@ -14,7 +14,6 @@ ALGORITHMS = ("ismcts", "mcts", "pimc", "greedy", "random")
 ROLLOUT_POLICIES = ("heuristic", "uniform")
 REWARDS = ("win", "margin")
 FIRST_PLAYS = ("random", "policy")
-AUTO_ROLLOUT = -2              # rollout_turns: chosen by the number of players (rollouts_for)
 
 
 @dataclass(frozen=True)
@@ -22,7 +21,7 @@ class SearchParams:
     algorithm: str = "ismcts"          # ismcts | mcts (perfect information: needs the true state) | pimc | greedy | random
     exploration: float = 0.7           # UCB1 exploration constant c (rewards are in [0, 1])
     rollout_policy: str = "heuristic"  # heuristic (keeps an economy going) | uniform (stalls: see RULES.md §7)
-    rollout_turns: int = AUTO_ROLLOUT  # -2 auto (2 players: -1; 3-4: 4) | -1: to the end | N: N turns, then evaluate
+    rollout_turns: int = -1            # -1: to the end of the game (strongest at equal time: docs/search.md) | N: N turns, then evaluate
     eval_temperature: float = 8.0      # VP scale of the softmax that turns estimated scores into rewards
     reward: str = "win"                # win: 1 shared among the winners | margin: blended with the score margin
     margin_weight: float = 0.5         # with reward=margin: the weight of the margin part
@@ -43,8 +42,8 @@ class SearchParams:
             raise PalaisError(f"first_play {self.first_play!r} is not one of {', '.join(FIRST_PLAYS)}")
         if not 0 <= self.exploration <= 10:
             raise PalaisError("exploration must be in 0..10")
-        if self.rollout_turns < AUTO_ROLLOUT:
-            raise PalaisError("rollout_turns must be -2 (auto), -1 (to the end) or >= 0")
+        if self.rollout_turns < -1:
+            raise PalaisError("rollout_turns must be -1 (to the end) or >= 0")
         if not self.eval_temperature > 0:
             raise PalaisError("eval_temperature must be > 0")
         if not 0 <= self.margin_weight <= 1:
@@ -56,12 +55,6 @@ class SearchParams:
         if not 1 <= self.determinizations <= 1024:
             raise PalaisError("determinizations must be in 1..1024")
 
-    def rollouts_for(self, n_players: int) -> int:
-        """The rollout length for a game of n_players: auto plays 2-player rollouts to the end
-        (stronger at equal time) and cuts 3-4 player rollouts after 4 turns (stronger there)."""
-        if self.rollout_turns == AUTO_ROLLOUT:
-            return -1 if n_players == 2 else 4
-        return self.rollout_turns
 
     def with_(self, **changes) -> "SearchParams":
         return replace(self, **changes)
