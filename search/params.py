@@ -25,7 +25,7 @@ class SearchParams:
     eval_temperature: float = 8.0      # VP scale of the softmax that turns estimated scores into rewards
     reward: str = "win"                # win: 1 shared among the winners | margin: blended with the score margin
     margin_weight: float = 0.5         # with reward=margin: the weight of the margin part
-    first_play: str = "random"         # which untried action a node tries first: random | policy (the rollout policy's choice)
+    first_play: str = "policy"         # which untried action a node tries first: policy (the rollout policy's choice, then random) | random
     hash_mb: int = 64                  # tree memory bound in MiB (like UCI's Hash); a full tree stops growing
     determinizations: int = 8          # pimc: how many worlds share the budget
     processes: int = 1                 # ismcts/mcts: root-parallel search over this many processes
