@@ -29,7 +29,7 @@ from engine._state cimport (
     final_returns, view_state, determinize_state, random_action, LEGAL_BUF, MAX_P,
     S_DRAW, S_GAME_OVER,
 )
-from search._policy cimport policy_action, heuristic_action, evaluate
+from search._policy cimport policy_action, heuristic_choice, evaluate
 
 cdef enum:
     MAX_PATH = 512
@@ -175,7 +175,6 @@ cdef void finish(const Params* P, const GameState* d, double* reward, double* sc
 cdef void iterate(Tree* t, const Params* P, const GameState* root, int seat, Rng* rng) noexcept nogil:
     cdef GameState d
     cdef int buf[LEGAL_BUF]
-    cdef int scratch[LEGAL_BUF]
     cdef int32_t path[MAX_PATH]
     cdef int32_t path_nodes[MAX_PATH]
     cdef int depth = 0, n, expanded = 0, turns = 0, mover, k, p, preferred
@@ -209,7 +208,7 @@ cdef void iterate(Tree* t, const Params* P, const GameState* root, int seat, Rng
             node_idx = t.table[slot]
         preferred = -1
         if P.policy_first and t.nodes[node_idx].visits < n:   # untried edges may remain
-            preferred = heuristic_action(&d, rng, scratch)
+            preferred = heuristic_choice(&d, rng, buf, n)
         edge_idx = select_edge(t, &t.nodes[node_idx], buf, n, P.c_uct, rng, preferred)
         if edge_idx < 0:
             break

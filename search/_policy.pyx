@@ -128,10 +128,13 @@ cdef int choose_source(const GameState* s, const int* buf, int n) noexcept nogil
 
 
 cdef int heuristic_action(const GameState* s, Rng* rng, int* buf) noexcept nogil:
-    cdef int st = s.stage, n, i, total, r
-    if st == S_DRAW:
+    if s.stage == S_DRAW:
         return random_action(s, rng, buf)
-    n = legal_actions(s, buf)
+    return heuristic_choice(s, rng, buf, legal_actions(s, buf))
+
+
+cdef int heuristic_choice(const GameState* s, Rng* rng, const int* buf, int n) noexcept nogil:
+    cdef int st = s.stage, i, total, r
     if n == 1:
         return buf[0]
     if st == S_SETUP:
