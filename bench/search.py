@@ -36,7 +36,7 @@ def main():
     args = parser.parse_args()
 
     rates = {}
-    bytes_per_node = TreeSearch(1 << 20, 0.7, 1, 4, 8.0, True, False, 0.5, False, 0).stats()["bytes_per_node"]
+    bytes_per_node = TreeSearch.bytes_per_node()
     print(f"{'players':>7} {'seed':>5} {'round':>5} {'iter/s':>9} {'nodes':>8} {'MiB used':>9}")
     for n, seed, round_ in BENCH_POSITIONS:
         state = midgame(n, seed, round_)

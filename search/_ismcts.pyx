@@ -29,11 +29,16 @@ from engine._state cimport (
     final_returns, view_state, determinize_state, random_action, LEGAL_BUF, MAX_P,
     S_DRAW, S_GAME_OVER,
 )
-from search._policy cimport policy_action, heuristic_choice, evaluate
+from search._policy cimport policy_action, heuristic_choice, evaluate, estimate_scores, POLICY_UNIFORM, POLICY_HEURISTIC
 
 cdef enum:
     MAX_PATH = 512
     EMPTY = -1
+    EDGES_PER_NODE = 12     # edges budgeted per node when sizing the tree from its memory bound
+
+from search.result import EdgeStats
+
+POLICY_CODES = {"uniform": POLICY_UNIFORM, "heuristic": POLICY_HEURISTIC}
 
 cdef struct Node:
     uint64_t key
@@ -43,7 +48,8 @@ cdef struct Node:
     int8_t player
 
 cdef struct Edge:
-    float reward[MAX_P]      # sum of reward vectors backed up through this edge
+    float reward[MAX_P]      # sum of reward vectors backed up through this edge (what selection maximises)
+    float win[MAX_P]         # sum of win shares (1/k for each of k winners; the evaluation's estimate at a cutoff)
     float score[MAX_P]       # sum of (expected) final scores
     int32_t visits
     int32_t avail            # iterations in which this action was legal at its node
@@ -53,6 +59,8 @@ cdef struct Params:
     double c_uct
     double eval_temperature
     double margin_weight
+    double margin_scale
+    double margin_center[MAX_P]   # reward=dynamic: each seat's expected VP margin at the root
     int policy
     int rollout_turns
     int determinize
@@ -72,6 +80,7 @@ cdef struct Tree:
     long long node_visits    # decisions walked through the tree, summed over iterations
     int full                 # 1 once an expansion was refused for lack of room
     double root_reward[MAX_P]  # reward vectors summed over every iteration (the root's value)
+    double root_win[MAX_P]
     double root_score[MAX_P]
 
 
@@ -149,26 +158,33 @@ cdef int select_edge(Tree* t, Node* node, const int* buf, int n, double c_uct, R
     return node.first_edge + best if best >= 0 else -1
 
 
-cdef void finish(const Params* P, const GameState* d, double* reward, double* score) noexcept nogil:
+# The outcome of a finished rollout for every seat: `win` (the share of the win, or the static
+# evaluation's estimate at a cutoff), `score` (final or expected VP) and `reward`, what the
+# tree maximises: the win, or with reward=margin the win blended with the VP margin over the
+# best other seat, squashed into (0, 1), so a seat that can no longer win (or cannot lose)
+# still prefers the larger margin.
+cdef void finish(const Params* P, const GameState* d, double* reward, double* win, double* score) noexcept nogil:
     cdef int sc[MAX_P]
-    cdef int p, q, n = d.n_players, best
-    cdef double margin
+    cdef int p, q, n = d.n_players
+    cdef double margin, best
     if d.stage == S_GAME_OVER:
-        final_returns(d, reward)
+        final_returns(d, win)
         final_scores(d, sc)
         for p in range(n):
             score[p] = sc[p]
-        if P.reward_margin:
-            for p in range(n):
-                best = -1000000
-                for q in range(n):
-                    if q != p and sc[q] > best:
-                        best = sc[q]
-                margin = (sc[p] - best) / P.eval_temperature
-                margin = margin / (1.0 + (margin if margin > 0 else -margin))   # in (-1, 1)
-                reward[p] = (1.0 - P.margin_weight) * reward[p] + P.margin_weight * 0.5 * (1.0 + margin)
     else:
-        evaluate(d, P.eval_temperature, reward, score)
+        evaluate(d, P.eval_temperature, win, score)
+    for p in range(n):
+        reward[p] = win[p]
+    if P.reward_margin:
+        for p in range(n):
+            best = -1e9
+            for q in range(n):
+                if q != p and score[q] > best:
+                    best = score[q]
+            margin = (score[p] - best - P.margin_center[p]) / P.margin_scale
+            margin = margin / (1.0 + (margin if margin > 0 else -margin))   # in (-1, 1)
+            reward[p] = (1.0 - P.margin_weight) * win[p] + P.margin_weight * 0.5 * (1.0 + margin)
 
 
 # One iteration from `root` for `seat` (a view for ISMCTS, the true state otherwise).
@@ -183,6 +199,7 @@ cdef void iterate(Tree* t, const Params* P, const GameState* root, int seat, Rng
     cdef int edge_idx
     cdef uint64_t key
     cdef double reward[MAX_P]
+    cdef double win[MAX_P]
     cdef double score[MAX_P]
     cdef Edge* e
     if P.determinize:
@@ -224,17 +241,19 @@ cdef void iterate(Tree* t, const Params* P, const GameState* root, int seat, Rng
         if d.to_move != mover:
             turns += 1
             mover = d.to_move
-    finish(P, &d, reward, score)
+    finish(P, &d, reward, win, score)
     # Step 5: backup
     for k in range(depth):
         e = &t.edges[path[k]]
         e.visits += 1
         for p in range(d.n_players):
             e.reward[p] += <float>reward[p]
+            e.win[p] += <float>win[p]
             e.score[p] += <float>score[p]
         t.nodes[path_nodes[k]].visits += 1
     for p in range(d.n_players):
         t.root_reward[p] += reward[p]
+        t.root_win[p] += win[p]
         t.root_score[p] += score[p]
     t.iterations += 1
 
@@ -251,11 +270,12 @@ cdef class TreeSearch:
     cdef Rng rng
     cdef public int stop_flag
     cdef object root_state
+    cdef bint dynamic_center
 
-    def __cinit__(self, long long memory_bytes, double c_uct, int policy, int rollout_turns,
-                  double eval_temperature, bint determinize, bint reward_margin,
-                  double margin_weight, bint policy_first, unsigned long long seed):
-        cdef long long per_node = sizeof(Node) + 2 * sizeof(int32_t) + 12 * sizeof(Edge)
+    def __cinit__(self, params, bint determinize, unsigned long long seed):
+        """`params` is a search.params.SearchParams; its fields are read by name."""
+        cdef long long memory_bytes = (<long long>params.hash_mb) << 20
+        cdef long long per_node = TreeSearch.bytes_per_node()
         cdef long long cap = memory_bytes // per_node
         cdef long long size = 1
         if cap < 16:
@@ -264,7 +284,7 @@ cdef class TreeSearch:
             size <<= 1
         memset(&self.tree, 0, sizeof(Tree))
         self.tree.node_cap = cap
-        self.tree.edge_cap = 12 * cap
+        self.tree.edge_cap = EDGES_PER_NODE * cap
         self.tree.table_mask = size - 1
         self.tree.nodes = <Node*>malloc(cap * sizeof(Node))
         self.tree.edges = <Edge*>malloc(self.tree.edge_cap * sizeof(Edge))
@@ -272,16 +292,23 @@ cdef class TreeSearch:
         if self.tree.nodes == NULL or self.tree.edges == NULL or self.tree.table == NULL:
             raise MemoryError(f"cannot allocate a search tree of {memory_bytes} bytes")
         memset(self.tree.table, 0xFF, size * sizeof(int32_t))
-        self.params.c_uct = c_uct
-        self.params.policy = policy
-        self.params.rollout_turns = rollout_turns
-        self.params.eval_temperature = eval_temperature
+        self.params.c_uct = params.exploration
+        self.params.policy = POLICY_CODES[params.rollout_policy]
+        self.params.rollout_turns = params.rollout_turns
+        self.params.eval_temperature = params.eval_temperature
         self.params.determinize = 1 if determinize else 0
-        self.params.reward_margin = 1 if reward_margin else 0
-        self.params.margin_weight = margin_weight
-        self.params.policy_first = 1 if policy_first else 0
+        self.params.reward_margin = 1 if params.reward in ("margin", "dynamic") else 0
+        self.dynamic_center = params.reward == "dynamic"
+        self.params.margin_weight = params.margin_weight
+        self.params.margin_scale = params.margin_scale
+        self.params.policy_first = 1 if params.first_play == "policy" else 0
         self.rng.state = seed
         self.stop_flag = 0
+
+    @staticmethod
+    def bytes_per_node():
+        """Memory one tree node costs with its share of edges and hash table (the Hash budget's unit)."""
+        return sizeof(Node) + 2 * sizeof(int32_t) + EDGES_PER_NODE * sizeof(Edge)
 
     def __dealloc__(self):
         free(self.tree.nodes)
@@ -289,7 +316,11 @@ cdef class TreeSearch:
         free(self.tree.table)
 
     def set_root(self, state, int seat):
-        """Search from `state` (an engine State, full or a view) for `seat`."""
+        """Search from `state` (an engine State, full or a view) for `seat`.
+
+        The nodes already in the tree stay (tree reuse: a position searched before keeps its
+        statistics, found again by its key); the per-search counters (iterations, decisions
+        walked, the root's summed value) start again from zero."""
         cdef State s = <State?>state
         if self.params.determinize:
             if s.st.observer >= 0 and s.st.observer != seat:
@@ -304,6 +335,42 @@ cdef class TreeSearch:
             memcpy(&self.root, &s.st, sizeof(GameState))
         self.seat = seat
         self.root_state = state
+        self.tree.iterations = 0
+        self.tree.node_visits = 0
+        memset(self.tree.root_reward, 0, sizeof(self.tree.root_reward))
+        memset(self.tree.root_win, 0, sizeof(self.tree.root_win))
+        memset(self.tree.root_score, 0, sizeof(self.tree.root_score))
+        self._center_margins()
+
+    def reseed(self, unsigned long long seed):
+        """Restart the search's random stream (a reused tree's next search)."""
+        self.rng.state = seed
+
+    def has_node(self, state):
+        """True if the tree holds a node for `state` (the position a reused search starts from)."""
+        return self.tree.table[find_slot(&self.tree, self.key_for(state))] != EMPTY
+
+    def fill(self):
+        """The share of the tree's node capacity in use."""
+        return self.tree.n_nodes / <double>self.tree.node_cap
+
+    cdef void _center_margins(self):
+        # reward=dynamic centres each seat's margin utility on the margin the static evaluation
+        # expects from the root, so its slope is steepest where the game's outcome will fall
+        # (a seat 40 VP behind still tells 30 from 50 behind); otherwise the centre is 0.
+        cdef double est[MAX_P]
+        cdef double best
+        cdef int p, q, n = self.root.n_players
+        memset(self.params.margin_center, 0, sizeof(self.params.margin_center))
+        if not self.dynamic_center:
+            return
+        estimate_scores(&self.root, est)
+        for p in range(n):
+            best = -1e9
+            for q in range(n):
+                if q != p and est[q] > best:
+                    best = est[q]
+            self.params.margin_center[p] = est[p] - best
 
     def run(self, long long max_iterations, double deadline_ms, long long max_nodes):
         """Iterate until one limit is hit or stop_flag is set; returns iterations done.
@@ -330,7 +397,7 @@ cdef class TreeSearch:
 
     def stats(self):
         """Counters: iterations, nodes, edges, node_visits, capacity, full, bytes per node."""
-        cdef long long per_node = sizeof(Node) + 2 * sizeof(int32_t) + 12 * sizeof(Edge)
+        cdef long long per_node = TreeSearch.bytes_per_node()
         return {
             "iterations": self.tree.iterations, "nodes": self.tree.n_nodes,
             "edges": self.tree.n_edges, "node_visits": self.tree.node_visits,
@@ -338,12 +405,14 @@ cdef class TreeSearch:
             "bytes_per_node": per_node, "bytes_allocated": self.tree.node_cap * per_node,
             "root_value": [self.tree.root_reward[p] / max(1, self.tree.iterations)
                            for p in range(self.root.n_players)],
+            "root_win": [self.tree.root_win[p] / max(1, self.tree.iterations)
+                         for p in range(self.root.n_players)],
             "root_score": [self.tree.root_score[p] / max(1, self.tree.iterations)
                            for p in range(self.root.n_players)],
         }
 
     def node_edges(self, unsigned long long key):
-        """For the node with this key: [(action, visits, avail, reward sums, score sums)], or None."""
+        """For the node with this key: its edges as [EdgeStats], or None if there is no such node."""
         cdef long long slot = find_slot(&self.tree, key)
         cdef int32_t idx = self.tree.table[slot]
         cdef Node* node
@@ -355,9 +424,10 @@ cdef class TreeSearch:
         out = []
         for i in range(node.n_edges):
             e = &self.tree.edges[node.first_edge + i]
-            out.append((e.action, e.visits, e.avail,
-                        [e.reward[p] for p in range(self.root.n_players)],
-                        [e.score[p] for p in range(self.root.n_players)]))
+            out.append(EdgeStats(e.action, e.visits, e.avail,
+                                 [e.reward[p] for p in range(self.root.n_players)],
+                                 [e.win[p] for p in range(self.root.n_players)],
+                                 [e.score[p] for p in range(self.root.n_players)]))
         return out
 
     def key_for(self, state):

@@ -15,7 +15,7 @@ from ._ismcts import TreeSearch
 from ._policy import estimated_scores, finish_turn
 from .mcts import continue_turn, new_tree
 from .params import SearchLimits, SearchParams
-from .result import Candidate, SearchResult
+from .result import Candidate, SearchResult, sum_edges
 
 
 def one_action_result(seat: int, action: int, n_players: int) -> SearchResult:
@@ -121,22 +121,16 @@ class PIMCSearch:
                 per_world_iterations = 10_000
             done += tree.run(per_world_iterations, deadline, per_world_nodes)
             worlds.append((tree, world))
-            for action, visits, _avail, rewards, scores in tree.node_edges(tree.key_for(world)) or []:
-                t = totals.setdefault(action, [0, [0.0] * state.n_players, [0.0] * state.n_players, []])
-                t[0] += visits
-                t[1] = [a + b for a, b in zip(t[1], rewards)]
-                t[2] = [a + b for a, b in zip(t[2], scores)]
-                t[3].append((visits, tree, world))
+            for edge in tree.node_edges(tree.key_for(world)) or []:
+                totals.setdefault(edge.action, []).append((edge, tree, world))
         self._trees = []
         self._stopped = False
-        ranked = sorted(((v[0], -a, a) for a, v in totals.items() if v[0] > 0), reverse=True)[:top_k]
+        summed = {action: sum_edges([e for e, _, _ in where]) for action, where in totals.items()}
+        ranked = sorted(((e.visits, -a, a) for a, e in summed.items() if e.visits > 0), reverse=True)[:top_k]
         candidates = []
-        for visits, _, action in ranked:
-            _, rewards, scores, where = totals[action]
-            _, tree, world = max(where, key=lambda w: w[0])     # the world that liked it most
-            candidates.append(Candidate(
-                turn=continue_turn(tree, world, seat, action), visits=visits,
-                win_prob=[r / visits for r in rewards], expected_score=[s / visits for s in scores]))
+        for _, _, action in ranked:
+            _, tree, world = max(totals[action], key=lambda w: w[0].visits)   # the world that liked it most
+            candidates.append(Candidate.from_edge(continue_turn(tree, world, seat, action), summed[action]))
         return SearchResult(seat=seat, best_turn=candidates[0].turn if candidates else [],
                             candidates=candidates, iterations=done,
                             time_ms=TreeSearch.clock_ms() - start)

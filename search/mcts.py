@@ -8,6 +8,10 @@ of the current turn.
 ISMCTS searches from the seat's view (it never looks at hidden cards: a full state is turned
 into the seat's view first); perfect-information MCTS searches the true state (the
 "cheating" reference, and analysis with all cards open).
+
+Tree reuse: a searcher keeps its last tree. When it is asked again, for the same seat, from a
+position that tree holds (the next decision of the turn, or a later turn the search looked
+into), the search goes on in that tree, so the subtree's statistics count from the start.
 """
 
 from __future__ import annotations
@@ -19,36 +23,46 @@ from .params import SearchLimits, SearchParams
 from .result import Candidate, Progress, SearchResult
 
 CHUNK_ITERATIONS = 256
-POLICY_CODES = {"uniform": 0, "heuristic": 1}
+REUSE_MAX_FILL = 0.5
 
 
 def new_tree(params: SearchParams, determinize: bool, seed: int) -> TreeSearch:
-    return TreeSearch(params.hash_mb << 20, params.exploration, POLICY_CODES[params.rollout_policy],
-                      params.rollout_turns, params.eval_temperature, determinize,
-                      params.reward == "margin", params.margin_weight, params.first_play == "policy",
-                      seed & ((1 << 64) - 1))
+    return TreeSearch(params, determinize, seed & ((1 << 64) - 1))
 
 
 def best_edge(edges, seat: int):
     """The search's choice: the most visited edge; on a tie the better mean reward for
     `seat`, then the lower action."""
-    return max(edges, key=lambda e: (e[1], e[3][seat] / e[1] if e[1] else 0.0, -e[0]))
+    return max(edges, key=lambda e: (e.visits, e.mean_reward(seat), -e.action))
+
+
+def turn_goes_on(state, seat: int) -> bool:
+    """True while `seat` still has decisions of this turn to make before its own draw."""
+    return not state.is_terminal() and state.stage != S_DRAW and state.to_move == seat
+
+
+def most_visited_line(tree: TreeSearch, state, seat: int, limit: int = 200):
+    """The most visited actions from `state` while `seat`'s turn goes on and a node exists:
+    (actions, the state they reach). `state` itself is not changed."""
+    line = []
+    state = state.copy()
+    while len(line) < limit and turn_goes_on(state, seat):
+        edges = tree.node_edges(tree.key_for(state))
+        if not edges:
+            break
+        edge = best_edge(edges, seat)
+        if edge.visits == 0:
+            break
+        line.append(edge.action)
+        state.apply(edge.action)
+    return line, state
 
 
 def continue_turn(tree: TreeSearch, state, seat: int, first: int, limit: int = 200) -> list:
     """`first`, then the most visited actions while it stays `seat`'s turn and a node exists."""
-    line = [first]
-    state = state.copy()
-    state.apply(first)
-    while len(line) < limit and not state.is_terminal() and state.stage != S_DRAW \
-            and state.to_move == seat:
-        edges = tree.node_edges(tree.key_for(state))
-        if not edges or best_edge(edges, seat)[1] == 0:
-            break
-        action = best_edge(edges, seat)[0]
-        line.append(action)
-        state.apply(action)
-    return line
+    after = state.copy()
+    after.apply(first)
+    return [first] + most_visited_line(tree, after, seat, limit - 1)[0]
 
 
 class MCTSSearch:
@@ -62,6 +76,18 @@ class MCTSSearch:
         self._tree = None
         self._stopped = False
         self._searches = 0
+        self.last_tree = None          # the tree of the last search (the analysis core walks it)
+        self._last_seat = None
+
+    def _reusable_tree(self, root, seat):
+        """The last search's tree, if it may go on from `root`: reuse is on, the seat is the
+        same, the tree holds a node for `root` (the position was searched below the last
+        root) and at most half the tree's room is used (else a fresh tree is faster to fill)."""
+        tree = self.last_tree
+        if (not self.params.reuse_tree or tree is None or seat != self._last_seat
+                or tree.fill() > REUSE_MAX_FILL or not tree.has_node(root)):
+            return None
+        return tree
 
     def stop(self) -> None:
         """Ask a running search to end after its current iteration. Never blocks."""
@@ -82,8 +108,13 @@ class MCTSSearch:
         root = self.root_for(state, seat)
         seed = self.params.seed + 0x9E37 * self._searches
         self._searches += 1
-        tree = new_tree(self.params, self.determinize, seed)
+        tree = self._reusable_tree(root, seat)
+        if tree is None:
+            tree = new_tree(self.params, self.determinize, seed)
+        else:
+            tree.reseed(seed & ((1 << 64) - 1))
         tree.set_root(root, seat)
+        self._last_seat = seat
         self._tree = tree
         if self._stopped:
             tree.stop_flag = 1
@@ -112,6 +143,7 @@ class MCTSSearch:
                 break
         self._tree = None
         self._stopped = False
+        self.last_tree = tree
         stats = tree.stats()
         candidates = self._candidates(tree, root, seat, top_k)
         return SearchResult(
@@ -121,11 +153,6 @@ class MCTSSearch:
 
     def _candidates(self, tree, root, seat, top_k):
         edges = tree.node_edges(tree.key_for(root)) or []
-        edges = sorted((e for e in edges if e[1] > 0),
-                       key=lambda e: (-e[1], -e[3][seat] / e[1], e[0]))[:top_k]
-        out = []
-        for action, visits, _avail, rewards, scores in edges:
-            out.append(Candidate(
-                turn=continue_turn(tree, root, seat, action), visits=visits,
-                win_prob=[r / visits for r in rewards], expected_score=[s / visits for s in scores]))
-        return out
+        edges = sorted((e for e in edges if e.visits > 0),
+                       key=lambda e: (-e.visits, -e.mean_reward(seat), e.action))[:top_k]
+        return [Candidate.from_edge(continue_turn(tree, root, seat, e.action), e) for e in edges]

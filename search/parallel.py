@@ -14,7 +14,7 @@ import multiprocessing as mp
 
 from .mcts import MCTSSearch
 from .params import SearchLimits, SearchParams
-from .result import Candidate, SearchResult
+from .result import Candidate, SearchResult, sum_edges
 
 _STOP = None      # the shared stop event, set in each worker by _init_worker
 ALL_ACTIONS = 128  # each tree reports every root action; the merge keeps the top K
@@ -45,23 +45,16 @@ def _search_one(job):
 
 
 def merge_results(results, seat: int, top_k: int) -> SearchResult:
-    """Sum the candidates' statistics by first action over several searches of one root."""
-    merged = {}
+    """Sum the candidates' statistics by first action over several searches of one root; each
+    action's line is the one of the search that visited it most."""
+    by_action = {}
     for result in results:
         for c in result.candidates:
-            entry = merged.setdefault(c.turn[0], {"visits": 0, "win": None, "score": None, "best": (0, None)})
-            entry["visits"] += c.visits
-            win = [w * c.visits for w in c.win_prob]
-            score = [s * c.visits for s in c.expected_score]
-            entry["win"] = win if entry["win"] is None else [a + b for a, b in zip(entry["win"], win)]
-            entry["score"] = score if entry["score"] is None else [a + b for a, b in zip(entry["score"], score)]
-            if c.visits > entry["best"][0]:
-                entry["best"] = (c.visits, c.turn)
-    ranked = sorted(merged.items(), key=lambda item: (-item[1]["visits"], item[0]))[:top_k]
-    candidates = [Candidate(turn=list(e["best"][1]), visits=e["visits"],
-                            win_prob=[w / e["visits"] for w in e["win"]],
-                            expected_score=[s / e["visits"] for s in e["score"]])
-                  for _, e in ranked]
+            by_action.setdefault(c.turn[0], []).append(c)
+    summed = {action: sum_edges([c.as_edge() for c in cands]) for action, cands in by_action.items()}
+    ranked = sorted(summed.values(), key=lambda e: (-e.visits, e.action))[:top_k]
+    candidates = [Candidate.from_edge(max(by_action[e.action], key=lambda c: c.visits).turn, e)
+                  for e in ranked]
     return SearchResult(
         seat=seat, best_turn=candidates[0].turn if candidates else [], candidates=candidates,
         iterations=sum(r.iterations for r in results), nodes=sum(r.nodes for r in results),

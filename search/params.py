@@ -12,7 +12,7 @@ from engine.errors import PalaisError
 
 ALGORITHMS = ("ismcts", "mcts", "pimc", "greedy", "random")
 ROLLOUT_POLICIES = ("heuristic", "uniform")
-REWARDS = ("win", "margin")
+REWARDS = ("win", "margin", "dynamic")
 FIRST_PLAYS = ("random", "policy")
 
 
@@ -25,7 +25,9 @@ class SearchParams:
     eval_temperature: float = 8.0      # VP scale of the softmax that turns estimated scores into rewards
     reward: str = "win"                # win: 1 shared among the winners | margin: blended with the score margin
     margin_weight: float = 0.5         # with reward=margin: the weight of the margin part
+    margin_scale: float = 8.0          # with reward=margin: VP margin over the best other seat that gives 3/4 of the margin part
     first_play: str = "policy"         # which untried action a node tries first: policy (the rollout policy's choice, then random) | random
+    reuse_tree: bool = True            # a search from a position the last search's tree holds goes on with that subtree
     hash_mb: int = 64                  # tree memory bound in MiB (like UCI's Hash); a full tree stops growing
     determinizations: int = 8          # pimc: how many worlds share the budget
     processes: int = 1                 # ismcts/mcts: root-parallel search over this many processes
@@ -46,6 +48,8 @@ class SearchParams:
             raise PalaisError("rollout_turns must be -1 (to the end) or >= 0")
         if not self.eval_temperature > 0:
             raise PalaisError("eval_temperature must be > 0")
+        if not 0 < self.margin_scale <= 1000:
+            raise PalaisError("margin_scale must be in (0, 1000]")
         if not 0 <= self.margin_weight <= 1:
             raise PalaisError("margin_weight must be in 0..1")
         if not 1 <= self.hash_mb <= 65536:
@@ -58,6 +62,22 @@ class SearchParams:
 
     def with_(self, **changes) -> "SearchParams":
         return replace(self, **changes)
+
+    @classmethod
+    def preset(cls, name: str, **changes) -> "SearchParams":
+        """The named set of defaults (PRESETS), with `changes` on top."""
+        if name not in PRESETS:
+            raise PalaisError(f"search preset {name!r} is not one of {', '.join(PRESETS)}")
+        return cls(**{**PRESETS[name], **changes})
+
+
+# Named sets of defaults, so an earlier engine stays reachable for comparisons (bench/tune.py
+# `--b preset=classic`): "current" is today's defaults; "classic" the defaults before the
+# reward kept direction for a seat that can no longer win (the 0/1 win reward).
+PRESETS = {
+    "current": {},
+    "classic": {"reward": "win"},
+}
 
 
 @dataclass(frozen=True)

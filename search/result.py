@@ -3,6 +3,34 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
+
+
+class EdgeStats(NamedTuple):
+    """One edge of a search tree: an action at a node and the sums backed up through it."""
+
+    action: int
+    visits: int                # iterations that took this action here
+    avail: int                 # iterations in which it was legal here
+    reward: list               # per seat: sum of rewards (what the search maximises)
+    win: list                  # per seat: sum of win shares
+    score: list                # per seat: sum of final (or expected) scores
+
+    def mean_reward(self, seat: int) -> float:
+        return self.reward[seat] / self.visits if self.visits else 0.0
+
+
+def _add(a: list, b: list) -> list:
+    return [x + y for x, y in zip(a, b)]
+
+
+def sum_edges(edges: list) -> EdgeStats:
+    """The statistics of one action summed over several trees (PIMC worlds, parallel roots)."""
+    total = edges[0]
+    for e in edges[1:]:
+        total = EdgeStats(total.action, total.visits + e.visits, total.avail + e.avail,
+                          _add(total.reward, e.reward), _add(total.win, e.win), _add(total.score, e.score))
+    return total
 
 
 @dataclass
@@ -10,9 +38,26 @@ class Candidate:
     """One way to go on from the searched position: a first action and the turn it starts."""
 
     turn: list                 # actions: the first, then the most visited line to the turn's end
-    visits: int                # iterations through the first action
-    win_prob: list             # per seat: mean reward (with reward=win: the win probability)
+    visits: int                # iterations through the line (through its first action at the root)
+    win_prob: list             # per seat: the share of wins
     expected_score: list       # per seat: mean final score (estimated where rollouts were cut)
+    value: list = None         # per seat: the mean reward the search maximised (None: win_prob)
+
+    def __post_init__(self):
+        if self.value is None:
+            self.value = list(self.win_prob)
+
+    @classmethod
+    def from_edge(cls, turn: list, edge: EdgeStats) -> "Candidate":
+        n = max(1, edge.visits)
+        return cls(turn=list(turn), visits=edge.visits, win_prob=[w / n for w in edge.win],
+                   expected_score=[s / n for s in edge.score], value=[r / n for r in edge.reward])
+
+    def as_edge(self) -> EdgeStats:
+        """Back to sums (for merging candidates of several searches by first action)."""
+        return EdgeStats(self.turn[0], self.visits, self.visits, [v * self.visits for v in self.value],
+                         [w * self.visits for w in self.win_prob],
+                         [s * self.visits for s in self.expected_score])
 
 
 @dataclass
