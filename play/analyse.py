@@ -20,7 +20,7 @@ from search.mcts import MCTSSearch
 from search.params import SearchParams
 
 from .explain import explain
-from .hints import seat_view
+from search.analysis import analyse_turn, seat_view
 
 MISTAKE = 0.10
 BLUNDER = 0.20
@@ -74,12 +74,20 @@ def split_turns(state, actions) -> list:
     return turns
 
 
+def _end_key(view, line, seat):
+    after = view.copy()
+    for a in line:
+        after.apply(a)
+    return after.info_key(seat)
+
+
 class Analyser:
     def __init__(self, limits, seed: int = 0, mistake: float = MISTAKE, blunder: float = BLUNDER):
         if not 0 < mistake <= blunder <= 1:
             raise PalaisError("thresholds: need 0 < mistake <= blunder <= 1")
         self.limits = limits
-        self.params = SearchParams(algorithm="ismcts", reward="win", seed=seed)
+        self.params = SearchParams(algorithm="ismcts", seed=seed)
+        self.seed = seed
         self.mistake = mistake
         self.blunder = blunder
 
@@ -90,13 +98,14 @@ class Analyser:
         if after.is_terminal():
             return list(after.returns())
         result = MCTSSearch(self.params).search(after, seat, self.limits, top_k=1)
-        return list(result.stats["root_value"])
+        return list(result.stats["root_win"])
 
     def turn(self, number: int, start, seat: int, line: list) -> TurnAnalysis:
         view = seat_view(start, seat)
-        result = MCTSSearch(self.params).search(view, seat, self.limits, top_k=8)
-        best = result.candidates[0] if result.candidates else None
-        match = next((c for c in result.candidates if list(c.turn) == list(line)), None)
+        analysis = analyse_turn(view, self.limits, top=8, seed=self.seed, params=self.params)
+        best = analysis.candidates[0] if analysis.candidates else None
+        played = _end_key(view, line, seat)
+        match = next((c for c in analysis.candidates if _end_key(view, c.turn, seat) == played), None)
         win_after = list(match.win_prob) if match else self._value_after(view, line, seat)
         best_win = best.win_prob[seat] if best else win_after[seat]
         loss = max(0.0, best_win - win_after[seat]) if match is not best else 0.0

@@ -1,28 +1,28 @@
 """Hints: the engine's best ways to finish the current turn, in numbers and in words.
 
-A hint is asked by the seat to move. The search is given that seat's view only (a full state
-is turned into the view before anything else), so other hands and the draw pile cannot leak
-into the advice: the same view and seed give the same hint whatever the hidden cards are.
-Hints always use the win reward, so "win" below is a probability estimate.
+A hint is asked by the seat to move. The analysis core (search/analysis.py) searches that
+seat's view only (a full state is turned into the view before anything else), so other hands
+and the draw pile cannot leak into the advice: the same view and seed give the same hint
+whatever the hidden cards are. Each hint is a distinct way to finish the turn; "win" is the
+share of the search's playouts it won, "score" the mean final score.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.errors import PalaisError
 from engine.notation import turn_to_text
-from search.mcts import MCTSSearch
+from search.analysis import DEFAULT_ITERATIONS, analyse_turn, seat_view
 from search.params import SearchLimits, SearchParams
 
 from .explain import explain
 
-DEFAULT_ITERATIONS = 20_000
+__all__ = ["DEFAULT_ITERATIONS", "Hint", "HintReport", "find_hints", "hint_lines", "seat_view"]
 
 
 @dataclass
 class Hint:
-    rank: int                   # 1 = the engine's choice
+    rank: int                   # 1 = the best (win probability, then expected score)
     turn: list                  # actions: the rest of the turn (up to the seat's own draw)
     tokens: str                 # the same in notation
     visits: int
@@ -50,40 +50,19 @@ class HintReport:
                 "time_ms": round(self.time_ms, 1), "hints": [h.to_dict() for h in self.hints]}
 
 
-def seat_view(state, seat: int):
-    """What `seat` knows: the state itself if it already is that seat's view."""
-    if state.observer == seat:
-        return state
-    if state.observer >= 0:
-        raise PalaisError(f"this position is seat {state.observer + 1}'s view; it cannot give "
-                          f"seat {seat + 1}'s")
-    return state.view(seat)
-
-
-def check_decision(state) -> int:
-    """The seat to move, or a PalaisError saying why there is no decision to hint."""
-    if state.is_terminal():
-        raise PalaisError("the game is over: there is no decision to hint")
-    if state.is_chance():
-        raise PalaisError(f"a card draw by seat {state.to_move + 1} is due, not a decision")
-    return state.to_move
-
-
 def find_hints(state, limits: SearchLimits | None = None, top: int = 3, seed: int = 0,
                params: SearchParams | None = None, callback=None) -> HintReport:
-    """The top `top` ways for the seat to move to finish its turn, searched from its view."""
-    seat = check_decision(state)
-    if top < 1:
-        raise PalaisError("--top must be at least 1")
+    """The top `top` distinct ways for the seat to move to finish its turn, searched from its
+    view by the analysis core (search/analysis.py), with their explanations in words."""
+    analysis = analyse_turn(state, limits, top=top, seed=seed, params=params, callback=callback)
+    seat = analysis.seat
     view = seat_view(state, seat)
-    params = (params or SearchParams()).with_(algorithm="ismcts", reward="win", processes=1, seed=seed)
-    result = MCTSSearch(params).search(view, seat, limits or SearchLimits(iterations=DEFAULT_ITERATIONS), callback=callback, top_k=top)
     hints = []
-    for rank, cand in enumerate(result.candidates, 1):
+    for rank, cand in enumerate(analysis.candidates, 1):
         hints.append(Hint(rank=rank, turn=list(cand.turn), tokens=turn_to_text(cand.turn),
                           visits=cand.visits, win=cand.win_prob[seat], score=cand.expected_score[seat],
                           win_by_seat=list(cand.win_prob), explanation=explain(view, cand.turn, seat)))
-    return HintReport(seat, hints, result.iterations, result.time_ms)
+    return HintReport(seat, hints, analysis.iterations, analysis.time_ms)
 
 
 def hint_lines(report: HintReport, names=None) -> list:
