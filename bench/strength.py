@@ -2,7 +2,8 @@
 
 Each deal is played twice with the seats swapped (same tiles, layout and card draws), every
 searching player gets the same time per search, and win rates are printed with Wilson 95%
-intervals (a shared win counts as half). Pairings: ISMCTS against random, greedy, PIMC, and
+intervals (a shared win counts as half), beside each side's mean VP, collapse share (games
+ended with less than half the winner's VP) and the mean VP margin of its wins and losses. Pairings: ISMCTS against random, greedy, PIMC, and
 against perfect-information MCTS given the true hidden cards (the "cheating" reference, an
 upper bound on what hidden information costs). The last line is exactly
 `winrate_vs_random=<x> winrate_vs_greedy=<y> winrate_vs_pimc=<z>`.
@@ -23,13 +24,13 @@ sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
 from search.params import SearchLimits, SearchParams  # noqa: E402
 from search.players import make_player  # noqa: E402
 from search.selfplay import play_game  # noqa: E402
-from tournament.stats import wilson  # noqa: E402
+from tournament.stats import seat_outcomes  # noqa: E402
 
 OPPONENTS = {"random": "random", "greedy": "greedy", "pimc": "pimc", "cheat": "mcts"}
 
 
 def one_game(job):
-    """(opponent, deal, ismcts seat, time_ms) -> (opponent, ISMCTS's return, scores)."""
+    """(opponent, deal, ismcts seat, time_ms) -> (opponent, every seat's return, scores, ISMCTS's seat)."""
     opponent, deal, ismcts_seat, time_ms = job
     names = ["ismcts", OPPONENTS[opponent]]
     if ismcts_seat == 1:
@@ -37,7 +38,7 @@ def one_game(job):
     players = [make_player(SearchParams(algorithm=name, seed=deal * 10 + seat))
                for seat, name in enumerate(names)]
     outcome = play_game(players, names, deal, SearchLimits(time_ms=time_ms))
-    return opponent, outcome.returns[ismcts_seat], outcome.scores, ismcts_seat
+    return opponent, outcome.returns, outcome.scores, ismcts_seat
 
 
 def main():
@@ -73,19 +74,17 @@ def main():
     rates = {}
     started = time.time()
     with get_context("fork").Pool(args.workers) as pool:
-        for i, (opponent, ret, scores, seat) in enumerate(pool.imap(one_game, jobs), 1):
-            results[opponent].append((ret, scores, seat))
+        for i, (opponent, returns, scores, seat) in enumerate(pool.imap(one_game, jobs), 1):
+            results[opponent].append((returns, scores, seat))
             if i % 20 == 0 or i == len(jobs):
                 print(f"  {i}/{len(jobs)} games, {time.time() - started:.0f} s", file=sys.stderr, flush=True)
             if len(results[opponent]) == planned[opponent]:       # this pairing is complete
                 games = results[opponent]
-                won = sum(r for r, _, _ in games)
-                n = len(games)
-                lo, hi = wilson(won, n)
-                rates[opponent] = won / n
-                margin = sum(s[seat] - s[1 - seat] for _, s, seat in games) / n
-                print(f"ismcts vs {opponent:<7} ({OPPONENTS[opponent]}): win rate {won / n:.3f} "
-                      f"[{lo:.3f}, {hi:.3f}] over {n} games, mean VP margin {margin:+.1f}", flush=True)
+                mine = seat_outcomes([(r[seat], s, seat) for r, s, seat in games])
+                theirs = seat_outcomes([(r[1 - seat], s, 1 - seat) for r, s, seat in games])
+                rates[opponent] = mine.win_share
+                print(f"ismcts vs {opponent:<7} ({OPPONENTS[opponent]}): {mine.line()}", flush=True)
+                print(f"  {opponent:>7}'s side: {theirs.line()}", flush=True)
     print(f"{args.time_ms:.0f} ms per search, {time.time() - started:.0f} s in all")
     print(" ".join(f"winrate_vs_{o}={rates[o]:.3f}" for o in ("random", "greedy", "pimc") if o in rates))
 

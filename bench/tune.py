@@ -8,9 +8,11 @@ settings that change the cost of an iteration (rollout_turns) at equal time with
 noise, give each side the iterations it runs in the same time (bench/search.py measures
 iterations per second for any setting).
 
-Prints A's score (wins, a shared win counting as a fraction) with its Wilson 95% interval
-and the Elo difference; the last line is exactly `score_a=<x> low=<l> high=<h> elo=<e>`.
-Run: python bench/tune.py --a reward=margin [--b ...] [--games 200] [--iterations 4000]
+Prints for each side its win share (a shared win counting as a fraction) with its Wilson 95%
+interval, mean VP, collapse share (games it ended with less than half the winner's VP) and
+the mean VP margin of its wins and of its losses; the last line is exactly
+`score_a=<x> low=<l> high=<h> elo=<e> collapse_a=<c> collapse_b=<d>`.
+Run: python bench/tune.py --a reward=margin [--b preset=classic,...] [--games 200] [--iterations 4000]
      [--b-iterations N] [--time-ms T] [--players 2] [--workers 2]
 """
 
@@ -25,18 +27,24 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
 
 from engine.errors import PalaisError  # noqa: E402
-from search.params import SearchLimits, SearchParams  # noqa: E402
+from search.params import PRESETS, SearchLimits, SearchParams  # noqa: E402
 from search.players import make_player  # noqa: E402
 from search.selfplay import play_game  # noqa: E402
-from tournament.stats import elo_of, wilson  # noqa: E402
+from tournament.stats import elo_of, seat_outcomes, wilson  # noqa: E402
 
 
 def parse_params(text: str) -> dict:
-    """`reward=margin,exploration=0.5` -> keyword arguments of SearchParams, typed."""
+    """`reward=margin,exploration=0.5` -> keyword arguments of SearchParams, typed;
+    `preset=NAME` starts from a named set of defaults (search.params.PRESETS)."""
     types = {f.name: type(f.default) for f in fields(SearchParams)}
     out = {}
     for item in (i.strip() for i in text.split(",") if i.strip()):
         name, eq, value = item.partition("=")
+        if name == "preset" and eq:
+            if value not in PRESETS:
+                raise PalaisError(f"{item!r}: no such preset ({', '.join(PRESETS)})")
+            out = {**PRESETS[value], **out}
+            continue
         if not eq or name not in types or name in ("seed", "processes"):
             raise PalaisError(f"{item!r}: expected NAME=VALUE with NAME a search parameter "
                               f"({', '.join(n for n in types if n not in ('seed', 'processes'))})")
@@ -49,7 +57,7 @@ def parse_params(text: str) -> dict:
 
 
 def one_game(job):
-    """(deal, seat of A, players, A params, B params, A limits, B limits) -> A's return."""
+    """(deal, seat of A, players, A params, B params, A limits, B limits) -> (returns, scores, A's seat)."""
     deal, a_seat, n, a_params, b_params, a_limits, b_limits = job
     players, limits = [], []
     for q in range(n):
@@ -58,8 +66,7 @@ def one_game(job):
         players.append(make_player(params))
         limits.append(a_limits if mine else b_limits)
     outcome = play_game(players, ["ismcts"] * n, deal, limits)
-    return outcome.returns[a_seat], outcome.scores[a_seat] - max(
-        s for q, s in enumerate(outcome.scores) if q != a_seat)
+    return outcome.returns, outcome.scores, a_seat
 
 
 def limits_of(iterations, time_ms) -> SearchLimits:
@@ -93,20 +100,23 @@ def main():
         for i, result in enumerate(pool.imap(one_game, jobs), 1):
             results.append(result)
             if i % 20 == 0 or i == len(jobs):
-                won = sum(r for r, _ in results)
+                won = sum(r[s] for r, _, s in results)
                 print(f"  {i}/{len(jobs)} games, A scores {won / i:.3f}, {time.time() - started:.0f} s",
                       file=sys.stderr, flush=True)
     games = len(results)
-    won = sum(r for r, _ in results)
+    side_a = seat_outcomes([(r[s], sc, s) for r, sc, s in results])
+    side_b = seat_outcomes([(r[q], sc, q) for r, sc, s in results for q in range(n) if q != s])
+    won = side_a.won
     low, high = wilson(won, games)
     fair = 1.0 / n                                   # A's share if A and B were equal
     elo = elo_of(won / games) if n == 2 else float("nan")   # Elo only means something for two
-    margin = sum(m for _, m in results) / games
     print(f"A ({args.a or 'defaults'}) vs B ({args.b or 'defaults'}), {n} players, "
-          f"{'%.0f ms' % args.time_ms if args.time_ms else '%d/%d iterations' % (args.iterations, args.b_iterations or args.iterations)} per search")
-    print(f"A scores {won / games:.3f} [{low:.3f}, {high:.3f}] over {games} games (equal: {fair:.3f}); "
-          f"mean VP margin over the best other seat {margin:+.1f}; {time.time() - started:.0f} s")
-    print(f"score_a={won / games:.3f} low={low:.3f} high={high:.3f} elo={elo:.0f}")
+          f"{'%.0f ms' % args.time_ms if args.time_ms else '%d/%d iterations' % (args.iterations, args.b_iterations or args.iterations)} per search, "
+          f"{games} games (A's equal share: {fair:.3f}), {time.time() - started:.0f} s")
+    print(f"A: {side_a.line()}")
+    print(f"B: {side_b.line()}")
+    print(f"score_a={won / games:.3f} low={low:.3f} high={high:.3f} elo={elo:.0f} "
+          f"collapse_a={side_a.collapse_share:.3f} collapse_b={side_b.collapse_share:.3f}")
 
 
 if __name__ == "__main__":

@@ -162,3 +162,46 @@ def multiplayer(games, names) -> dict:
                              for other in meetings[name]},
         }
     return out
+
+
+@dataclass
+class SeatOutcomes:
+    """How one side fared over its seats: the win share and how it won and lost.
+
+    A side *collapses* in a game when it ends with less than half the winner's VP: the mark of
+    a player that stopped playing once it could no longer win."""
+
+    seats: int                 # seat-games counted (one per game and seat of the side)
+    won: float                 # wins, a shared win counting as a fraction
+    collapses: int
+    win_margins: list          # VP over the best other seat, in the seat-games it won
+    loss_margins: list         # VP behind the best other seat (negative), in the others
+    mean_vp: float
+
+    @property
+    def win_share(self) -> float:
+        return self.won / self.seats if self.seats else 0.0
+
+    @property
+    def collapse_share(self) -> float:
+        return self.collapses / self.seats if self.seats else 0.0
+
+    def line(self) -> str:
+        lo, hi = wilson(self.won, self.seats)
+        win_m = f"{np.mean(self.win_margins):+.1f}" if self.win_margins else "n/a"
+        loss_m = f"{np.mean(self.loss_margins):+.1f}" if self.loss_margins else "n/a"
+        return (f"wins {self.win_share:.3f} [{lo:.3f}, {hi:.3f}] over {self.seats}, mean VP {self.mean_vp:.1f}, "
+                f"collapses {self.collapse_share:.3f} ({self.collapses}), margin in wins {win_m}, in losses {loss_m}")
+
+
+def seat_outcomes(rows) -> SeatOutcomes:
+    """rows: (return of the seat, final scores of every seat, the seat) per seat-game."""
+    won, collapses, wins, losses, vp = 0.0, 0, [], [], []
+    for ret, scores, seat in rows:
+        won += ret
+        mine = scores[seat]
+        best_other = max(s for q, s in enumerate(scores) if q != seat)
+        collapses += mine < max(scores) / 2
+        (wins if ret > 0 else losses).append(mine - best_other)
+        vp.append(mine)
+    return SeatOutcomes(len(vp), won, collapses, wins, losses, float(np.mean(vp)) if vp else 0.0)
