@@ -14,12 +14,14 @@ import click
 from engine.cli import main as rules_commands
 from engine.errors import PalaisError
 from engine.options import RuleOptions
+from engine.version import version_option
 
 from .board import want_color
 from .hints import DEFAULT_ITERATIONS
 
 main = click.Group(name="palais", help="Palais Royal engine tools: rules, play, hints and analysis.",
                    context_settings={"help_option_names": ["-h", "--help"]})
+main = version_option("palais")(main)
 for _name, _command in rules_commands.commands.items():
     main.add_command(_command, _name)
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from engine.errors import PalaisError
+from engine.version import version_option
 
 
 def _parse_sprt(text):
@@ -102,6 +103,7 @@ def _print_tables(summary: dict) -> None:
 @click.option("--first-seed", type=int, default=1, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON instead of tables.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@version_option("palais-tournament")
 def main(engines, players, deals, schedule, tc_text, margin_ms, concurrency, backend, ray_address,
          out_dir, resume, sprt_text, first_seed, as_json, quiet):
     """Play PRI engines against each other over seat-rotated deals and report the standings."""
