@@ -5,7 +5,9 @@ analysis report and plot, and the tournament's tables."""
 from __future__ import annotations
 
 import importlib.metadata
+import json
 import re
+import sys
 
 import pytest
 from click.testing import CliRunner
@@ -53,3 +55,54 @@ def test_random_game_prints_a_short_summary_and_lists_the_moves_only_on_request(
     assert full.output.count("\nround ") > 50 and "\nsetup    seat 1: " in full.output
     assert full.output.endswith(short.output.split("\n", 2)[2].replace(
         "(--moves lists every action turn by turn)\n", ""))
+
+
+# ---- palais-tournament: honest intervals, whole names --------------------------------------
+
+def test_a_tiny_tournament_reports_no_zero_width_interval_and_keeps_names_whole(tmp_path):
+    # Two copies of one seeded random mover: each deal's seat-swapped games are the same game,
+    # so every pair is split one game each and the pair scores have no spread at all.
+    mover = f'cmd="{sys.executable} -m tournament.testing_engines --mode random --seed 4"'
+    names = ["random-mover-number-one", "random-mover-number-two"]
+    args = [a for n in names for a in ("--engine", f"name={n} {mover}")]
+    result = CliRunner().invoke(palais_tournament, args + ["--deals", "2", "--tc", "iterations=10",
+                                                          "--out", str(tmp_path / "run"), "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert "2-0-2" in result.output and "0/0/2/0/0" in result.output
+    assert "+0 [n/a]" in result.output and not re.search(r"(^|[ \[])-0\b", result.output, re.M)
+    assert not re.search(r"\[([+-]\d+), \1\]", result.output)         # no [x, x] interval
+    lines = result.output.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    for name in names:                                  # each name whole, on one line
+        assert any(name in line for line in lines if "vs " not in line)
+        assert any(f"vs {name}" in line for line in lines) or any(
+            line.strip().startswith(name) for line in lines if "pairing" not in line)
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text())
+    pairing = summary["pairings"][f"{names[0]} vs {names[1]}"]
+    assert pairing["elo_low"] is None and pairing["elo_high"] is None and pairing["los"] is None
+
+
+def test_the_elo_interval_is_wide_for_a_few_pairs_and_narrows_with_more():
+    from tournament.stats import two_player
+
+    def games(pair_scores):
+        out = []
+        for pair, (first, second) in enumerate(pair_scores):
+            for k, ret in enumerate((first, second)):
+                names = ["a", "b"] if k == 0 else ["b", "a"]
+                returns = [0.0, 0.0]
+                returns[names.index("a")] = ret
+                returns[names.index("b")] = 1.0 - ret
+                out.append({"index": 2 * pair + k, "deal_seed": pair, "group": 0, "names": names,
+                            "returns": returns, "ranks": [1, 2]})
+        return out
+
+    # Four pairs (1.5, 1, 1, 0.5 points of 2): even, with some spread. A normal interval would
+    # say +-72 Elo; four observations cannot say that much (Student's t with 3 degrees of
+    # freedom: about +-260).
+    spread = [(1.0, 0.5), (1.0, 0.0), (0.0, 1.0), (0.5, 0.0)]
+    few = two_player(games(spread), "a", "b")
+    many = two_player(games(spread * 25), "a", "b")
+    assert few.elo == pytest.approx(0.0, abs=1e-6) and many.elo == pytest.approx(0.0, abs=1e-6)
+    assert few.elo_high > 200 and few.elo_low < -200
+    assert 0 < many.elo_high < 60 and many.elo_low == pytest.approx(-many.elo_high, rel=0.2)
