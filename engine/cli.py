@@ -14,6 +14,7 @@ import click
 from .constants import ROOMS, S_SETUP
 from .errors import PalaisError
 from .rng import Rng
+from .words import plural
 
 
 def _implementation(reference: bool):
@@ -39,21 +40,17 @@ def _turn_label(state) -> str:
     return f"round {state.snapshot().round:<2} seat {state.to_move + 1}"
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 def _summary_lines(state, n_actions: int) -> list:
     """The end of a game in a few lines a newcomer can read: rounds, each seat's score and
     the nobles it recruited, the winner."""
     snap = state.snapshot()
     tiles = state.components.tiles
     scores, returns = state.scores(), state.returns()
-    lines = [f"game over after {_plural(snap.round, 'round')} ({_plural(n_actions, 'action')}, "
+    lines = [f"game over after {plural(snap.round, 'round')} ({plural(n_actions, 'action')}, "
              f"setup and card draws included)"]
     for q in range(state.n_players):
         mine = [tiles[t] for t, owner in enumerate(snap.owner) if owner == q]
-        nobles = f"{_plural(len(mine), 'noble')} recruited"
+        nobles = f"{plural(len(mine), 'noble')} recruited"
         if mine:
             nobles += (f", worth {sum(t.vp for t in mine)} VP ("
                        + " ".join(f"#{t.number}" for t in mine) + ")")

@@ -13,6 +13,7 @@ import textwrap
 import click
 
 from engine.constants import CARDS, P_INCOME, P_NONE, P_SUPPLY, ROOMS, SOURCE_PARK, STAGES
+from engine.words import plural
 
 WIDTH = 100                                   # no line is wider (ANSI codes not counted)
 SEAT_MARK = "ABCD"
@@ -122,7 +123,7 @@ def _stage_detail(snap) -> str:
     if name == "GATE_PLACE":
         return f"{snap.gate_left} to place"
     if name == "MOVES":
-        return f"{snap.moves_left} moves left"
+        return f"{plural(snap.moves_left, 'move')} left"
     if name == "DRAW":
         return f"{snap.draws_left} to draw"
     if name == "SOURCE":
@@ -202,7 +203,7 @@ def _hand_text(snap, q: int, seat, reveal: bool = False) -> str:
     size = snap.hand_size[q]
     shown = (reveal or q == seat) and snap.observer in (-1, q)
     if not shown or size == 0:
-        return f"hand {size} card{'' if size == 1 else 's'}"
+        return f"hand {plural(size, 'card')}"
     cards = ", ".join(CARDS[c] + (f"{NBSP}x{n}" if n > 1 else "") for c, n in enumerate(snap.hand[q]) if n)
     return f"hand {size}: {cards}"
 

@@ -21,16 +21,13 @@ from engine.constants import (
     S_DRAW, S_KING_BONUS, S_MADAME_BONUS,
 )
 from engine.notation import action_to_token
+from engine.words import plural
 
 # The rooms whose majority gives a bonus (RULES.md §1); a majority anywhere else means nothing.
 BONUS_ROOMS = (PARADE, STAIRS, MINT, KING, MADAME)
 # The four park sides, in the order of constants.SIDES / SIDE_NAMES.
 SIDE_WORDS = ("rank-1", "rank-6", "file-a", "file-f")
 NO_CHANGE = "no change on the board"
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def _and(items: list) -> str:
@@ -145,11 +142,11 @@ def turn_changes(state, actions, seat: int) -> list:
         d = after.rooms[seat][room] - before.rooms[seat][room]
         if d > 0:
             bonus = f" ({ROOMS[room]} bonus)" if room in bonuses else ""
-            out.append(f"gains {_plural(d, colour + ' seal')}{bonus}")
+            out.append(f"gains {plural(d, colour + ' seal')}{bonus}")
             bonuses = [b for b in bonuses if b != room]
         elif d < 0:
             paid = any(getattr(tiles[t], colour) for t in new)
-            out.append(f"{'spends' if paid else 'gives up'} {_plural(-d, colour + ' seal')}")
+            out.append(f"{'spends' if paid else 'gives up'} {plural(-d, colour + ' seal')}")
 
     # Park sides (§7): where the seat put servants, who leads there now. Sides that read
     # alike are said together: "takes the rank-1 and file-a sides of the park (1 servant vs 0)".
@@ -164,7 +161,7 @@ def turn_changes(state, actions, seat: int) -> list:
         said.setdefault((verb, mine, best), []).append(SIDE_WORDS[side])
     for (verb, mine, best), sides in said.items():
         what = f"the {_and(sides)} side" + ("s" if len(sides) > 1 else "")
-        out.append(f"{verb} {what} of the park ({_plural(mine, 'servant')} vs {best})")
+        out.append(f"{verb} {what} of the park ({plural(mine, 'servant')} vs {best})")
 
     # Cards: played (from the actions), drawn (hand growth, and a draw still to come).
     if played:
@@ -175,10 +172,10 @@ def turn_changes(state, actions, seat: int) -> list:
     if after_state.stage == S_DRAW and after.to_move == seat:
         drawn += after.draws_left
     if drawn > 0:
-        out.append(f"draws {_plural(drawn, 'card')}")
+        out.append(f"draws {plural(drawn, 'card')}")
 
     if gate:
-        out.append(f"puts {_plural(gate, 'servant')} on the GATE")
+        out.append(f"puts {plural(gate, 'servant')} on the GATE")
     for room in bonuses:
         out.append(f"takes the {ROOMS[room]} bonus")
 

@@ -106,3 +106,73 @@ def test_the_elo_interval_is_wide_for_a_few_pairs_and_narrows_with_more():
     assert few.elo == pytest.approx(0.0, abs=1e-6) and many.elo == pytest.approx(0.0, abs=1e-6)
     assert few.elo_high > 200 and few.elo_low < -200
     assert 0 < many.elo_high < 60 and many.elo_low == pytest.approx(-many.elo_high, rel=0.2)
+
+
+# ---- palais analyse: counts in good English, a plot that reads like lichess's ---------------
+
+def _crafted_analysis():
+    """A 2-player record and hand-made turn verdicts: seat 1 one mistake and one blunder,
+    seat 2 one turn without fault; setup and rounds 1-2."""
+    from engine.record import read_record
+    from play.analyse import TurnAnalysis
+    from play.game import PlayGame
+    game = PlayGame.new(2, seed=3, names=["ann", "bob"])
+    rec = read_record(game.record_text())
+
+    def turn(number, round_, seat, verdict, win):
+        loss = {"": 0.0, "mistake": 0.12, "blunder": 0.3}[verdict]
+        return TurnAnalysis(number, round_, seat, [], win, [], win + loss, loss, verdict,
+                            [win, 1 - win] if seat == 0 else [1 - win, win], "")
+    return rec, [turn(1, 0, 0, "", 0.5), turn(2, 1, 0, "mistake", 0.4),
+                 turn(3, 2, 0, "blunder", 0.2), turn(4, 2, 1, "", 0.8)]
+
+
+def test_the_analysis_report_says_1_mistake_not_1_mistakes():
+    from play.analyse import report_lines
+    rec, analyses = _crafted_analysis()
+    text = "\n".join(report_lines(rec, analyses))
+    assert "seat 1 (ann): 3 turns, 1 mistake, 1 blunder," in text
+    assert "seat 2 (bob): 1 turn, 0 mistakes, 0 blunders," in text
+    assert not re.search(r"\b1 (turns|mistakes|blunders)\b", text)
+
+
+def test_the_win_probability_plot_marks_faults_on_the_seat_line_and_counts_rounds():
+    pytest.importorskip("matplotlib")
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from play.analyse import win_probability_figure
+    rec, analyses = _crafted_analysis()
+    fig = win_probability_figure(rec, analyses)
+    try:
+        ax = fig.axes[0]
+        marks = {c.get_gid(): [tuple(p) for p in c.get_offsets()] for c in ax.collections}
+        assert marks == {"mistake-seat1": [(2.0, 0.4)], "blunder-seat1": [(3.0, 0.2)]}
+        assert [t.get_text() for t in ax.texts] == ["?", "??"]
+        assert list(ax.get_xticks()) == [1, 2, 3]
+        assert [t.get_text() for t in ax.get_xticklabels()] == ["setup", "1", "2"]
+        assert ax.get_xlabel().startswith("round")
+    finally:
+        plt.close(fig)
+
+
+def test_palais_analyse_writes_the_plot_and_a_plural_correct_report(tmp_path):
+    pytest.importorskip("matplotlib")
+    from engine.options import RuleOptions
+    from engine.rng import Rng
+    from play.game import PlayGame
+    game = PlayGame.new(2, seed=6, names=["a", "b"], options=RuleOptions(round_cap=2))
+    rng = Rng(6)
+    while not game.over():
+        game.draw_cards()
+        if not game.over():
+            legal = game.state.legal_actions()
+            game.play(legal[rng.below(len(legal))])
+    record, png = tmp_path / "game.rec", tmp_path / "win.png"
+    game.save(str(record))
+    result = CliRunner().invoke(palais, ["analyse", str(record), "--iterations", "100",
+                                         "--plot", str(png)])
+    assert result.exit_code == 0, result.output
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "Summary:" in result.output
+    assert not re.search(r"\b1 (turns|mistakes|blunders)\b", result.output)

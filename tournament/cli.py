@@ -11,6 +11,7 @@ import click
 
 from engine.errors import PalaisError
 from engine.version import version_option
+from engine.words import plural
 
 
 def _parse_sprt(text):
@@ -63,7 +64,7 @@ def _print_tables(summary: dict) -> None:
     def name_column(table, title):
         table.add_column(title, no_wrap=True, min_width=max(longest, len(title)))
 
-    table = Table(title=f"{summary['games']} games", caption="rating: openskill mu ± 2 sigma")
+    table = Table(title=plural(summary["games"], "game"), caption="rating: openskill mu ± 2 sigma")
     name_column(table, "engine")
     for column in ("games", "avg rank", "win share", "rating"):
         table.add_column(column, no_wrap=True)
