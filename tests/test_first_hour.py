@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
+import os
 import re
 import sys
 
@@ -176,3 +177,216 @@ def test_palais_analyse_writes_the_plot_and_a_plural_correct_report(tmp_path):
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "Summary:" in result.output
     assert not re.search(r"\b1 (turns|mistakes|blunders)\b", result.output)
+
+
+# ---- palais play: the menu, the turn's lines, the compact board ----------------------------
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PROMPT = r"seat 1> "
+
+
+def _spawn(args, cwd, rows, cols):
+    """`palais play` in a pseudo-terminal of rows x cols (no COLUMNS/LINES: the terminal's
+    own size counts, as for a person)."""
+    pexpect = pytest.importorskip("pexpect")
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    env.update(PYTHONPATH=REPO, NO_COLOR="1")
+    return pexpect.spawn(sys.executable, ["-m", "play.cli", "play", *args], cwd=str(cwd), env=env,
+                         encoding="utf-8", timeout=60, dimensions=(rows, cols))
+
+
+def _menu_rows(text: str) -> list:
+    """The menu lines just before a prompt (indented lines after the stage line)."""
+    lines = text.replace("\r\n", "\n").rstrip("\n").split("\n")
+    rows = []
+    for line in reversed(lines):
+        if not re.match(r"\s+\d+ \S", line):
+            break
+        rows.insert(0, line)
+    return rows
+
+
+def test_the_menu_takes_numbers_and_tokens_on_one_line_in_aligned_columns(tmp_path):
+    child = _spawn(["--seed", "4", "--seat", "human", "--seat", "random", "--full-board"],
+                   tmp_path, 50, 72)
+    child.expect(PROMPT)
+    child.sendline("1 1 2 GATE 3")                  # numbers and tokens mixed: the whole setup
+    child.expect(r"Seat 1 \(human\) played: ([^\r\n]*)\r?\n")
+    assert child.match.group(1) == "GATE GATE PARADE GATE STAIRS"
+    child.expect(PROMPT)                           # round 1, step 1
+    child.sendline("1")                            # gate0
+    child.expect(PROMPT)                           # step 2: ten moves, a long one among them
+    rows = _menu_rows(child.before)
+    assert len(rows) >= 3 and all(len(row) <= 72 for row in rows)
+    starts = [[m.start(1) for m in re.finditer(r"\d+ (\S+)", row)] for row in rows]
+    assert all(s == starts[0][:len(s)] for s in starts)            # the same columns in every row
+    assert all(b - a >= len("STAIRS-CARDINAL") + 2 for a, b in zip(starts[0], starts[0][1:]))
+    assert not re.search(r"[A-Z]\d", "\n".join(rows))              # no "STAIRS-CARDINAL10"
+    assert "STAIRS-CARDINAL" in "\n".join(rows)
+    child.sendline("end")
+    child.expect(r"Seat 1 \(human\) played: gate0 end\r?\n")
+    child.expect(PROMPT)
+    child.sendline("quit")
+    child.expect(pytest.importorskip("pexpect").EOF)
+
+
+def test_draws_are_one_line_per_seat_and_turn():
+    # Seed 6: the random seat 2 draws 4 cards in one turn (and 2 in another).
+    result = CliRunner().invoke(palais, ["play", "--seat", "human", "--seat", "random", "--seed", "6",
+                                         "--rule", "round_cap=4"], input="1\n" * 400)
+    assert result.exit_code == 0, result.output
+    lines = [line.split("seat 1> ")[-1] for line in result.output.splitlines()]  # (input is not echoed)
+    draws = [line for line in lines if line.startswith("Seat 2 draws")]
+    assert "Seat 2 draws 4 cards." in draws and "Seat 2 draws 1 card." in draws
+    assert all(re.fullmatch(r"Seat 2 draws (1 card|[2-9] cards)\.", d) for d in draws)
+    assert not any(a == b and a.startswith("Seat 2 draws") for a, b in zip(lines, lines[1:]))
+    assert sum(line.startswith("Seat 1 (human) played: ") for line in lines) == 5   # setup + 4 rounds
+    # The only person at the table is told their own cards by name, in one line.
+    own = CliRunner().invoke(palais, ["play", "--seat", "human", "--seat", "random", "--seed", "4",
+                                      "--rule", "round_cap=2"], input="BACKDOOR " * 5 + "\n" + "1\n" * 12)
+    assert "You draw HONOUR, KINGSEAL, KINGSEAL, MADAMESEAL and GUARDS." in own.output, own.output
+    assert own.output.count("You draw") == 1
+
+
+def _board_before_prompt(text: str) -> list:
+    text = text.replace("\r\n", "\n")
+    start = max(text.rfind("\nSetup |"), text.rfind("\nRound "))
+    return text[start + 1:text.index("\nYour turn", start)].split("\n")
+
+
+def test_a_short_terminal_gets_the_compact_board(tmp_path):
+    short = _spawn(["--seed", "4", "--seat", "human", "--seat", "random"], tmp_path, 24, 100)
+    short.expect(PROMPT)
+    board = _board_before_prompt(short.before)
+    assert len(board) <= 24 and max(len(line) for line in board) <= 100
+    assert any(re.match(r"\s*row 3 ", line) for line in board)       # the castle
+    assert any(re.match(r" 1 \|\d+:\d+ ", line) for line in board)    # the park, a line a rank
+    assert any(line.startswith("> A seat 1 (human): gold 0") for line in board)
+    short.sendline("board full")                                       # the full one on request
+    short.expect(r"privileges: INCn")
+    short.expect(PROMPT)
+    short.sendline("quit")
+    short.expect(pytest.importorskip("pexpect").EOF)
+
+    tall = _spawn(["--seed", "4", "--seat", "human", "--seat", "random"], tmp_path, 60, 100)
+    tall.expect(PROMPT)
+    assert len(_board_before_prompt(tall.before)) > 40                 # room enough: the full board
+    tall.sendline("quit")
+    tall.expect(pytest.importorskip("pexpect").EOF)
+
+    forced = _spawn(["--seed", "4", "--seat", "human", "--seat", "random", "--compact"], tmp_path, 60, 100)
+    forced.expect(PROMPT)
+    assert len(_board_before_prompt(forced.before)) <= 24
+    forced.sendline("quit")
+    forced.expect(pytest.importorskip("pexpect").EOF)
+
+
+def test_the_compact_board_of_four_long_named_seats_fits_24_lines():
+    from engine.random_play import random_action
+    from engine.rng import Rng
+    from engine.state import State
+    from play.board import draw_board
+    state, rng = State.new_game(4, seed=3), Rng(3)
+    for _ in range(560):                     # late in the game: many nobles and privileges
+        state.apply(random_action(state, rng))
+    names = ["a-person-with-a-long-name", "ismcts-with-a-long-name", "pimc-with-a-long-name", "greedy"]
+    for seat in range(4):
+        board = draw_board(state, seat=seat, names=names, compact=True).split("\n")
+        assert len(board) <= 24 and max(len(line) for line in board) <= 100
+
+
+# ---- hints in words: wrapped at spaces, setup said in setup terms --------------------------
+
+def _setup_position():
+    from engine.position import position_to_string
+    from engine.state import State
+    return position_to_string(State.new_game(2, seed=4).view(0))
+
+
+def test_palais_hint_wraps_its_explanations_at_spaces_to_the_terminal_width():
+    position = _setup_position()
+    args = ["hint", position, "--iterations", "800", "--seed", "1"]
+    data = json.loads(CliRunner().invoke(palais, args + ["--json"]).output)
+    result = CliRunner().invoke(palais, args, env={"COLUMNS": "60"})
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert max(len(line) for line in lines) <= 60
+    for hint in data["hints"]:
+        # The explanation: the indented lines after its numbers, joined at spaces, whole.
+        at = next(i for i, line in enumerate(lines) if line.startswith("    win ")
+                  and lines[i - 1] == f" {hint['rank']}. {hint['turn']}")
+        words = []
+        for line in lines[at + 1:]:
+            if not line.startswith("    "):
+                break
+            words.append(line.strip())
+        assert " ".join(words) == hint["explanation"]
+        assert len(words) > 1                                     # it did need wrapping at 60
+
+
+def test_a_setup_hint_is_explained_in_setup_terms():
+    from engine.notation import parse_turn
+    from engine.state import State
+    from play.explain import explain
+    state = State.new_game(2, seed=4)
+    assert explain(state, parse_turn("BACKDOOR CARDINAL BACKDOOR STAIRS STAIRS"), 0) == (
+        "Places 2 in STAIRS (6 moves a turn), 2 in BACKDOOR (2 cards drawn a turn) and 1 in "
+        "CARDINAL (wins tied majorities); majority in PARADE and STAIRS so far (later seats "
+        "still place).")
+    data = json.loads(CliRunner().invoke(palais, ["hint", _setup_position(), "--iterations", "800",
+                                                  "--json"]).output)
+    for hint in data["hints"]:
+        assert hint["explanation"].startswith("Places ")
+        for room in set(hint["turn"].split()):
+            assert f"in {room} (" in hint["explanation"]
+
+
+def test_hints_in_palais_play_fit_the_terminal(tmp_path):
+    child = _spawn(["--seed", "4", "--seat", "human", "--seat", "random", "--hint-iterations", "800",
+                    "--compact"], tmp_path, 40, 64)
+    child.expect(PROMPT)
+    child.sendline("hint")
+    child.expect(r"Hints for seat 1")
+    child.expect(PROMPT)
+    hint_text = child.before.replace("\r\n", "\n")
+    assert max(len(line) for line in hint_text.split("\n")) <= 64
+    assert "Places " in hint_text
+    child.sendline("quit")
+    child.expect(pytest.importorskip("pexpect").EOF)
+
+
+# ---- a saved game keeps the engines' cards out of what the programs show -------------------
+
+def test_a_saved_game_says_it_holds_hidden_cards_and_hint_keeps_them_hidden(tmp_path):
+    from engine.record import read_record, replay
+    save = tmp_path / "game.rec"
+    # Seed 6: seat 2 (random) has drawn 6 cards by the time seat 1 quits.
+    result = CliRunner().invoke(palais, ["play", "--seat", "human", "--seat", "random", "--seed", "6",
+                                         "--rule", "round_cap=4", "--save", str(save)],
+                                input="1\n" * 15 + "quit\n")
+    assert result.exit_code == 1 and "Seat 2 draws 4 cards." in result.output, result.output
+    text = save.read_text()
+    assert '[People "1"]' in text and "[Hidden " in text and "?" in text     # seat 2's draws are in it
+    # What palais play showed: seat 2's hand only as a count until the game was over.
+    assert not re.search(r"B seat 2 \(random\): [^\n]*hand \d+: ", result.output)
+    assert not re.search(r"Seat 2 draws? [A-Z]", result.output)
+
+    state = replay(read_record(text))
+    assert not state.is_terminal() and state.to_move == 0 and not state.is_chance()
+    # The person's own seat gets hints, with a board that hides seat 2's cards ...
+    own = CliRunner().invoke(palais, ["hint", str(save), "--iterations", "200", "--board"])
+    assert own.exit_code == 0, own.output
+    assert "Castle" in own.output and not re.search(r"B seat 2 \(random\): [^\n]*hand \d+: ", own.output)
+    # ... but once seat 1's turn is played (first legal actions), seat 2, an engine, is to
+    # move: no hint and no board for it.
+    from engine.notation import action_to_token
+    tokens = []
+    while state.to_move == 0 and not state.is_chance():
+        tokens.append(action_to_token(state.legal_actions()[0]))
+        state.apply(state.legal_actions()[0])
+    assert state.to_move == 1 and not state.is_chance()
+    refused = CliRunner().invoke(palais, ["hint", str(save), "--moves", " ".join(tokens),
+                                          "--iterations", "200", "--board"])
+    assert refused.exit_code == 1
+    assert "seat 2 is to move, and it is played by an engine in this saved game" in refused.output
+    assert "Castle" not in refused.output
