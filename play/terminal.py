@@ -87,6 +87,7 @@ class Terminal:
         self.compact = compact              # the compact board: True, False, or None = when the full one is too tall
         self._board_shown_to = None         # the seat whose turn the board was last drawn for
         self._human_turn = None             # ((round, seat), len(actions) at its start)
+        self._engine_line = None            # ((round, seat), actions): an engine's, not yet printed
 
     # ---- the game loop -------------------------------------------------------------------
 
@@ -124,6 +125,8 @@ class Terminal:
     def _announce_draws(self, draws) -> None:
         """One line per seat for the cards it drew in a row: the card names to the only
         person at the table for their own draws, the number of cards otherwise."""
+        if draws:
+            self._flush_engine_line()
         groups = []
         for seat, action in draws:
             if groups and groups[-1][0] == seat:
@@ -153,6 +156,7 @@ class Terminal:
 
     def _engine_turn(self, seat: int) -> None:
         game = self.game
+        key = (game.state.round, seat)
         try:
             turn = self.seats[seat].choose_turn(game)
             played = []
@@ -167,14 +171,28 @@ class Terminal:
             if not played:
                 raise EngineFailed(f"seat {seat + 1}'s engine gave no action")
         except EngineFailed as exc:
+            self._flush_engine_line()
             self.write(f"Error: {exc}. Seat {seat + 1} is played by hand from now on.")
             self.seats[seat].close()
             self.seats[seat] = None
             return
-        self.write(f"Seat {seat + 1} {self._who(seat)} plays: {turn_to_text(played)}")
+        if self._engine_line is not None and self._engine_line[0] != key:
+            self._flush_engine_line()
+        if self._engine_line is None:
+            self._engine_line = (key, [])
+        self._engine_line[1].extend(played)
+
+    def _flush_engine_line(self) -> None:
+        """Print what an engine seat played since the last line: one line per turn (or per
+        part of a turn, when its own draw comes in between), however its engine answered."""
+        if self._engine_line is not None:
+            (_round, seat), played = self._engine_line
+            self._engine_line = None
+            self.write(f"Seat {seat + 1} {self._who(seat)} plays: {turn_to_text(played)}")
 
     def _human_step(self, seat: int) -> bool:
         """Show what is due and handle one line; False when the person leaves."""
+        self._flush_engine_line()
         if self._human_turn is None:
             self._human_turn = ((self.game.state.round, seat), len(self.game.actions))
         if self._board_shown_to != seat:
@@ -305,6 +323,7 @@ class Terminal:
             self._announce_draws(self.game.draw_cards())
 
     def _finish(self) -> None:
+        self._flush_engine_line()
         self._confirm_finished_turn()
         state = self.game.state
         self.write("")

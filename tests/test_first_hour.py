@@ -230,7 +230,7 @@ def test_the_menu_takes_numbers_and_tokens_on_one_line_in_aligned_columns(tmp_pa
     child.expect(pytest.importorskip("pexpect").EOF)
 
 
-def test_draws_are_one_line_per_seat_and_turn():
+def test_draws_and_turns_are_one_line_per_seat_and_turn():
     # Seed 6: the random seat 2 draws 4 cards in one turn (and 2 in another).
     result = CliRunner().invoke(palais, ["play", "--seat", "human", "--seat", "random", "--seed", "6",
                                          "--rule", "round_cap=4"], input="1\n" * 400)
@@ -241,6 +241,11 @@ def test_draws_are_one_line_per_seat_and_turn():
     assert all(re.fullmatch(r"Seat 2 draws (1 card|[2-9] cards)\.", d) for d in draws)
     assert not any(a == b and a.startswith("Seat 2 draws") for a, b in zip(lines, lines[1:]))
     assert sum(line.startswith("Seat 1 (human) played: ") for line in lines) == 5   # setup + 4 rounds
+    # An engine that answers one action at a time still gets one line per turn (or two, around
+    # its own draw): never two lines in a row.
+    plays = [i for i, line in enumerate(lines) if line.startswith("Seat 2 (random) plays: ")]
+    assert plays and not any(b == a + 1 for a, b in zip(plays, plays[1:]))
+    assert "Seat 2 (random) plays: MADAME STAIRS PARADE GATE BACKDOOR" in lines        # its setup
     # The only person at the table is told their own cards by name, in one line.
     own = CliRunner().invoke(palais, ["play", "--seat", "human", "--seat", "random", "--seed", "4",
                                       "--rule", "round_cap=2"], input="BACKDOOR " * 5 + "\n" + "1\n" * 12)
