@@ -108,6 +108,7 @@ def _print_tables(summary: dict) -> None:
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@version_option("palais-tournament")
 @click.option("--engine", "engines", multiple=True, required=True,
               help='An engine: name=NAME cmd="COMMAND ARGS" [option.NAME=VALUE ...]. Repeat for each.')
 @click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
@@ -133,7 +134,6 @@ def _print_tables(summary: dict) -> None:
 @click.option("--first-seed", type=int, default=1, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON instead of tables.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-@version_option("palais-tournament")
 def main(engines, players, deals, schedule, tc_text, margin_ms, concurrency, backend, ray_address,
          out_dir, resume, sprt_text, first_seed, as_json, quiet):
     """Play PRI engines against each other over seat-rotated deals and report the standings."""
