@@ -1,7 +1,7 @@
 """The `palais` command line: thin click wrappers over the rules core.
 
-`palais random-game` plays a seeded game of uniformly random moves and prints it turn by
-turn (optionally writing a game record); `palais perft` counts action sequences from a new
+`palais random-game` plays a seeded game of uniformly random moves and prints a summary
+(every action too with --moves; optionally writing a game record); `palais perft` counts action sequences from a new
 game or a position string, with a per-action divide. Later issues add search commands here.
 """
 
@@ -14,6 +14,7 @@ import click
 from .constants import ROOMS, S_SETUP
 from .errors import PalaisError
 from .rng import Rng
+from .words import plural
 
 
 def _implementation(reference: bool):
@@ -39,12 +40,24 @@ def _turn_label(state) -> str:
     return f"round {state.snapshot().round:<2} seat {state.to_move + 1}"
 
 
-def _score_line(state) -> str:
-    scores = state.scores()
-    returns = state.returns()
+def _summary_lines(state, n_actions: int) -> list:
+    """The end of a game in a few lines a newcomer can read: rounds, each seat's score and
+    the nobles it recruited, the winner."""
+    snap = state.snapshot()
+    tiles = state.components.tiles
+    scores, returns = state.scores(), state.returns()
+    lines = [f"game over after {plural(snap.round, 'round')} ({plural(n_actions, 'action')}, "
+             f"setup and card draws included)"]
+    for q in range(state.n_players):
+        mine = [tiles[t] for t, owner in enumerate(snap.owner) if owner == q]
+        nobles = f"{plural(len(mine), 'noble')} recruited"
+        if mine:
+            nobles += (f", worth {sum(t.vp for t in mine)} VP ("
+                       + " ".join(f"#{t.number}" for t in mine) + ")")
+        lines.append(f"  seat {q + 1}: {scores[q]} VP, {nobles}")
     winners = [q for q, r in enumerate(returns) if r > 0]
-    parts = ", ".join(f"seat {q + 1} {v} VP" for q, v in enumerate(scores))
-    return f"scores: {parts}; winner: " + " and ".join(f"seat {q + 1}" for q in winners)
+    lines.append("winner: " + " and ".join(f"seat {q + 1}" for q in winners))
+    return lines
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -63,8 +76,11 @@ def main():
 @click.option("--record", "record_path", type=click.Path(dir_okay=False, writable=True),
               help="Also write the game record (docs/notation.md) to this file.")
 @click.option("--reference", is_flag=True, help="Play through the plain-Python reference twin.")
-def random_game(players, seed, first_game, components_path, record_path, reference):
-    """Play a game of uniformly random moves and print it turn by turn."""
+@click.option("--moves", "show_moves", is_flag=True,
+              help="Also list every action, turn by turn, in notation (docs/notation.md).")
+def random_game(players, seed, first_game, components_path, record_path, reference, show_moves):
+    """Play a game of uniformly random moves and print a summary: rounds, scores, the nobles
+    each seat recruited and the winner (--moves: every action too)."""
     from .notation import action_to_token
     from .random_play import random_action
     try:
@@ -83,16 +99,19 @@ def random_game(players, seed, first_game, components_path, record_path, referen
     while not state.is_terminal():
         current = _turn_label(state)
         if current != label:
-            if tokens:
+            if tokens and show_moves:
                 click.echo(f"{label}: {' '.join(tokens)}")
             label, tokens = current, []
         action = random_action(state, rng)
         tokens.append(action_to_token(action))
         actions.append(action)
         state.apply(action)
-    if tokens:
+    if tokens and show_moves:
         click.echo(f"{label}: {' '.join(tokens)}")
-    click.echo(_score_line(state))
+    for line in _summary_lines(state, len(actions)):
+        click.echo(line)
+    if not show_moves:
+        click.echo("(--moves lists every action turn by turn)")
     if record_path:
         from .record import record_from_actions, write_record
         record = record_from_actions(players, actions, seed=seed, first_game=first_game,

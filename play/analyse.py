@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from engine.errors import PalaisError
 from engine.notation import turn_to_text
+from engine.words import plural
 from search.mcts import MCTSSearch
 from search.params import SearchParams
 
@@ -131,7 +132,7 @@ def report_lines(rec, analyses, mistake: float = MISTAKE, blunder: float = BLUND
     """The text report: one block per turn, then a summary per seat."""
     names = rec.names or []
     who = [f"seat {q + 1}" + (f" ({names[q]})" if q < len(names) else "") for q in range(rec.n_players)]
-    lines = [f"Analysis: {rec.n_players} players, seed {rec.seed}, {len(analyses)} turns; "
+    lines = [f"Analysis: {rec.n_players} players, seed {rec.seed}, {plural(len(analyses), 'turn')}; "
              f"mistake = loses >= {100 * mistake:.0f}% win probability, blunder >= {100 * blunder:.0f}%"]
     for t in analyses:
         when = "setup" if t.round == 0 else f"round {t.round}"
@@ -151,11 +152,56 @@ def report_lines(rec, analyses, mistake: float = MISTAKE, blunder: float = BLUND
         mistakes = sum(t.verdict == "mistake" for t in mine)
         blunders = sum(t.verdict == "blunder" for t in mine)
         avg = sum(t.loss for t in mine) / len(mine)
-        lines.append(f"  {who[q]}: {len(mine)} turns, {mistakes} mistakes, {blunders} blunders, "
+        lines.append(f"  {who[q]}: {plural(len(mine), 'turn')}, {plural(mistakes, 'mistake')}, "
+                     f"{plural(blunders, 'blunder')}, "
                      f"average loss {100 * avg:.1f}%")
     if rec.scores is not None:
         lines.append("Final scores: " + ", ".join(f"{who[q]} {rec.scores[q]} VP" for q in range(rec.n_players)))
     return lines
+
+
+def round_ticks(analyses, most: int = 16) -> tuple:
+    """(x positions, labels) for the x axis: the first turn of each round ("setup" for the
+    placements), at most `most` of them (every k-th round when the game is longer)."""
+    firsts = {}
+    for t in analyses:
+        firsts.setdefault(t.round, t.number)
+    rounds = sorted(firsts)
+    step = max(1, math.ceil(len(rounds) / most))
+    shown = [r for i, r in enumerate(rounds) if i % step == 0]
+    return [firsts[r] for r in shown], ["setup" if r == 0 else str(r) for r in shown]
+
+
+def win_probability_figure(rec, analyses):
+    """The matplotlib figure of each seat's win probability after every turn: one line per
+    seat, its mistakes (?) and blunders (??) marked on its own line, rounds along the x axis."""
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(9, 4.5))
+    xs = [t.number for t in analyses]
+    names = rec.names or []
+    for q in range(rec.n_players):
+        label = f"seat {q + 1}" + (f" ({names[q]})" if q < len(names) else "")
+        line, = ax.plot(xs, [t.win_after[q] for t in analyses], label=label, linewidth=1.6)
+        for verdict, marker, size, mark in (("mistake", "o", 40, "?"), ("blunder", "X", 70, "??")):
+            bad = [t for t in analyses if t.seat == q and t.verdict == verdict]
+            if not bad:
+                continue
+            ax.scatter([t.number for t in bad], [t.win_after[q] for t in bad], marker=marker,
+                       s=size, color=line.get_color(), edgecolors="black", linewidths=0.6,
+                       zorder=3, gid=f"{verdict}-seat{q + 1}")
+            for t in bad:
+                ax.annotate(mark, (t.number, t.win_after[q]), textcoords="offset points",
+                            xytext=(0, 7), ha="center", fontsize=8, fontweight="bold")
+    ticks, labels = round_ticks(analyses)
+    ax.set_xticks(ticks, labels)
+    ax.set_xlabel("round (? mistake, ?? blunder, on the line of the seat that made it)")
+    ax.set_ylabel("win probability (engine estimate)")
+    ax.set_ylim(0, 1.05)
+    ax.set_title(f"Palais Royal, {rec.n_players} players, seed {rec.seed}")
+    ax.legend(loc="upper left")
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    return fig
 
 
 def plot_win_probability(rec, analyses, path: str) -> None:
@@ -166,22 +212,7 @@ def plot_win_probability(rec, analyses, path: str) -> None:
         import matplotlib.pyplot as plt
     except ImportError:
         raise PalaisError("--plot needs matplotlib: pip install 'palais-engine[plot]'") from None
-    fig, ax = plt.subplots(figsize=(9, 4.5))
-    xs = [t.number for t in analyses]
-    names = rec.names or []
-    for q in range(rec.n_players):
-        label = f"seat {q + 1}" + (f" ({names[q]})" if q < len(names) else "")
-        ax.plot(xs, [t.win_after[q] for t in analyses], label=label, linewidth=1.6)
-    for t in analyses:
-        if t.verdict == "blunder":
-            ax.axvline(t.number, color="grey", alpha=0.25, linewidth=0.8)
-    ax.set_xlabel("turn (setup placements included)")
-    ax.set_ylabel("win probability (engine estimate)")
-    ax.set_ylim(0, 1)
-    ax.set_title(f"Palais Royal, {rec.n_players} players, seed {rec.seed}")
-    ax.legend(loc="upper left")
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
+    fig = win_probability_figure(rec, analyses)
     try:
         fig.savefig(path, dpi=110)
     except OSError as exc:

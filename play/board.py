@@ -13,6 +13,7 @@ import textwrap
 import click
 
 from engine.constants import CARDS, P_INCOME, P_NONE, P_SUPPLY, ROOMS, SOURCE_PARK, STAGES
+from engine.words import plural
 
 WIDTH = 100                                   # no line is wider (ANSI codes not counted)
 SEAT_MARK = "ABCD"
@@ -122,7 +123,7 @@ def _stage_detail(snap) -> str:
     if name == "GATE_PLACE":
         return f"{snap.gate_left} to place"
     if name == "MOVES":
-        return f"{snap.moves_left} moves left"
+        return f"{plural(snap.moves_left, 'move')} left"
     if name == "DRAW":
         return f"{snap.draws_left} to draw"
     if name == "SOURCE":
@@ -202,7 +203,7 @@ def _hand_text(snap, q: int, seat, reveal: bool = False) -> str:
     size = snap.hand_size[q]
     shown = (reveal or q == seat) and snap.observer in (-1, q)
     if not shown or size == 0:
-        return f"hand {size} card{'' if size == 1 else 's'}"
+        return f"hand {plural(size, 'card')}"
     cards = ", ".join(CARDS[c] + (f"{NBSP}x{n}" if n > 1 else "") for c, n in enumerate(snap.hand[q]) if n)
     return f"hand {size}: {cards}"
 
@@ -258,18 +259,78 @@ def _seats(state, snap, comps, seat, names, paint, reveal) -> list:
     return lines
 
 
+# --- the compact board: the same facts in at most COMPACT_LINES lines ----------------------
+
+COMPACT_LINES = 24          # the board never takes more (4 seats with long names included);
+                            # with 2 seats it leaves room for the menu on a 24-line terminal
+COMPACT_ROOM = 30           # a castle room and its counts, "MADAME    A0 B1 C0 D0"
+COMPACT_CELL = 15           # a park square, "28:2 4g1t2vSUP5" at the longest
+
+
+def _compact_castle(snap, paint) -> list:
+    lines = ["Castle (row 1 is next to the park): servants per seat in each room"]
+    for row in (2, 1, 0):
+        rooms = [snap.layout[row * 3 + col] for col in range(3)]
+        cells = [_pad(f"{ROOMS[r]:<9}{_room_counts(snap, r, paint)}", COMPACT_ROOM) for r in rooms]
+        lines.append((f"  row {row + 1}  " + "| ".join(cells)).rstrip())
+    return lines
+
+
+def _compact_square(snap, comps, sq: int, paint) -> str:
+    t = snap.tile_at[sq]
+    if t >= 0:
+        tile = comps.tiles[t]
+        text = f"{tile.number}:{tile.vp} {cost_text(tile)} {privilege_text(tile)}".rstrip()
+        return text if len(text) <= COMPACT_CELL else text[::-1].replace(" ", "", 1)[::-1]
+    q = snap.park_servant[sq]
+    return paint.seat(q, f"[{SEAT_MARK[q]}]") if q >= 0 else "."
+
+
+def _compact_park(snap, comps, paint) -> list:
+    lines = ["Park (rank 1 is next to the castle): number:VP cost privilege, [A] servant, . empty",
+             "    " + "".join(_pad(f, COMPACT_CELL + 1) for f in "abcdef").rstrip()]
+    for rank in range(6):
+        cells = [_pad(_compact_square(snap, comps, rank * 6 + f, paint), COMPACT_CELL) for f in range(6)]
+        lines.append(f" {rank + 1} |" + "|".join(cells) + "|")
+    return lines
+
+
+def _compact_seat(state, snap, comps, q: int, seat, names, paint, reveal) -> list:
+    pointer = ">" if q == snap.to_move else " "
+    prefix = paint.seat(q, f"{pointer} {SEAT_MARK[q]} {_name(q, names)}") + ": "
+    tiles = [comps.tiles[t] for t, owner in enumerate(snap.owner) if owner == q]
+    nobles = f"nobles {len(tiles)} ({sum(t.vp for t in tiles)} VP)"
+    held = _privileges_text(state, q)
+    body = (f"gold {snap.gold[q]}, area {snap.area[q]}, supply {snap.supply[q]}, "
+            f"honours {snap.honours[q]}, {_hand_text(snap, q, seat, reveal)}; {nobles}"
+            + (f"; {held}" if held else ""))
+    return _wrap(prefix, body, 6)
+
+
+def _compact(state, snap, comps, seat, names, paint, reveal) -> list:
+    lines = _header(snap, paint, names) + _compact_castle(snap, paint) + _compact_park(snap, comps, paint)
+    for q in range(snap.n_players):
+        lines += _compact_seat(state, snap, comps, q, seat, names, paint, reveal)
+    lines.append(f"draw pile {snap.deck_size}, discard {sum(snap.discard)}  "
+                 f"(the full board explains the abbreviations)")
+    return lines
+
+
 # --- the whole board ---------------------------------------------------------------------
 
 def draw_board(state, seat: int | None = None, color: bool = False, names=None,
-               reveal: bool = False) -> str:
+               reveal: bool = False, compact: bool = False) -> str:
     """The position drawn for a terminal, seen by `seat` (whose own cards alone are listed).
 
     `state` is a full state or a seat's view; `names` optional display names per seat;
     `color` adds ANSI colours per seat (none at all when False); `reveal` lists every hand
-    the state knows (a full state's all, a view's own only), as at the end of a game."""
+    the state knows (a full state's all, a view's own only), as at the end of a game;
+    `compact` draws the same in at most COMPACT_LINES lines (for a short terminal)."""
     snap = state.snapshot()
     comps = state.components
     paint = _Paint(color, snap.to_move)
+    if compact:
+        return "\n".join(_compact(state, snap, comps, seat, names, paint, reveal))
     lines = (_header(snap, paint, names) + [""] + _castle(snap, paint) + [""]
              + _park(snap, comps, paint) + [""] + _seats(state, snap, comps, seat, names, paint, reveal))
     return "\n".join(lines)

@@ -7,6 +7,7 @@ is built on it (engine -> search -> protocol -> play).
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 
 import click
@@ -14,12 +15,14 @@ import click
 from engine.cli import main as rules_commands
 from engine.errors import PalaisError
 from engine.options import RuleOptions
+from engine.version import version_option
 
 from .board import want_color
 from .hints import DEFAULT_ITERATIONS
 
 main = click.Group(name="palais", help="Palais Royal engine tools: rules, play, hints and analysis.",
                    context_settings={"help_option_names": ["-h", "--help"]})
+main = version_option("palais")(main)
 for _name, _command in rules_commands.commands.items():
     main.add_command(_command, _name)
 
@@ -76,8 +79,11 @@ def _limits(time_s, iterations, default_iterations):
 @click.option("--hint-iterations", type=click.IntRange(1), help="Iterations per hint [20000].")
 @click.option("--color/--no-color", default=None, help="Colours on or off (default: on a terminal, "
                                                         "unless NO_COLOR is set).")
+@click.option("--compact/--full-board", default=None,
+              help="The compact board (at most 24 lines) or the full one (default: the full "
+                   "one unless the terminal is too short for it).")
 def play(players, seat_specs, seed, first_game, rules, components_path, load_path, autosave,
-         engine_time, engine_iterations, hint_time, hint_iterations, color):
+         engine_time, engine_iterations, hint_time, hint_iterations, color, compact):
     """Play a game in the terminal: any mix of people and engines."""
     from .game import PlayGame
     from .seats import open_seat, parse_seat
@@ -113,8 +119,11 @@ def play(players, seat_specs, seed, first_game, rules, components_path, load_pat
         return line if line else None
 
     want = want_color(color, sys.stdout)
+    size = shutil.get_terminal_size()
     terminal = Terminal(game, seats, lambda text: click.echo(text, color=want), read_line,
-                        color=want, hint_limits=hint_limits, hint_seed=seed, autosave=autosave)
+                        color=want, hint_limits=hint_limits, hint_seed=seed, autosave=autosave,
+                        width=size.columns, height=size.lines if sys.stdout.isatty() else None,
+                        compact=compact)
     try:
         code = terminal.run()
     except KeyboardInterrupt:
@@ -131,15 +140,35 @@ def play(players, seat_specs, seed, first_game, rules, components_path, load_pat
 
 def _state_from_input(text: str, components):
     """A position string (pr1 ...) or a game record file: (the state to hint, the seats'
-    names from the record's Names header, or None)."""
+    names from the record's Names header or None, the seats played by people from a saved
+    game's People header or None)."""
     from engine.position import state_from_position
     if text.lstrip().startswith("pr1"):
-        return state_from_position(text, components=components), None
+        return state_from_position(text, components=components), None, None
     from engine.record import replay
 
     from .game import read_game
+    from .terminal import PEOPLE_HEADER
     rec, _start = read_game(text, components)
-    return replay(rec, components=components), (rec.names or None)
+    people = rec.headers.get(PEOPLE_HEADER)
+    if people is not None:
+        try:
+            people = {int(q) - 1 for q in people.split(",") if q.strip()}
+        except ValueError:
+            raise PalaisError(f"{text}: header {PEOPLE_HEADER!r}: expected seat numbers "
+                              f"separated by ',', got {rec.headers[PEOPLE_HEADER]!r}") from None
+    return replay(rec, components=components), (rec.names or None), people
+
+
+def _check_person_to_move(state, people) -> None:
+    """A game saved by `palais play` names its people: a hint for another seat would show
+    (and search from) an engine's hidden cards, so it is refused."""
+    if not people or state.is_terminal() or state.is_chance() or state.to_move in people:
+        return                      # (no people at all: engines only, nobody to hide from)
+    seats = ", ".join(str(q + 1) for q in sorted(people))
+    raise PalaisError(f"seat {state.to_move + 1} is to move, and it is played by an engine in "
+                      f"this saved game: hints are only for the seats of people ({seats}), "
+                      f"so the engine's hidden cards stay hidden")
 
 
 @main.command("hint")
@@ -157,12 +186,14 @@ def hint(source, moves, top, time_s, iterations, seed, show_board, as_json, comp
     (its last position). The search uses only what that seat knows."""
     from engine.notation import apply_tokens
     from .board import draw_board
+    from .explain import wrap_lines
     from .hints import find_hints, hint_lines, seat_view
     try:
         components = _components(components_path)
-        state, names = _state_from_input(source, components)
+        state, names, people = _state_from_input(source, components)
         if moves:
             apply_tokens(state, moves)
+        _check_person_to_move(state, people)
         limits = _limits(time_s, iterations, DEFAULT_ITERATIONS)
         report = find_hints(state, limits, top=top, seed=seed)
     except PalaisError as exc:
@@ -173,7 +204,7 @@ def hint(source, moves, top, time_s, iterations, seed, show_board, as_json, comp
     if show_board:
         click.echo(draw_board(seat_view(state, report.seat), seat=report.seat,
                               color=want_color(None, sys.stdout), names=names))
-    click.echo("\n".join(hint_lines(report, names)))
+    click.echo("\n".join(wrap_lines(hint_lines(report, names), shutil.get_terminal_size().columns)))
 
 
 # ---- palais analyse ------------------------------------------------------------------------
@@ -198,6 +229,7 @@ def analyse(record_path, time_s, iterations, seed, mistake, blunder, plot_path, 
     from rich.progress import Progress
 
     from .analyse import Analyser, analyse_game, plot_win_probability, report_lines
+    from .explain import wrap_lines
     from .game import read_game
     try:
         components = _components(components_path)
@@ -218,7 +250,8 @@ def analyse(record_path, time_s, iterations, seed, mistake, blunder, plot_path, 
     if as_json:
         click.echo(json.dumps({"turns": [t.to_dict() for t in analyses]}, indent=2))
     else:
-        click.echo("\n".join(report_lines(rec, analyses, mistake, blunder)))
+        lines = report_lines(rec, analyses, mistake, blunder)
+        click.echo("\n".join(wrap_lines(lines, shutil.get_terminal_size().columns)))
     if plot_path:
         click.echo(f"plot written to {plot_path}", err=True)
 

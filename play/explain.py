@@ -10,32 +10,30 @@ contested. Only public information and the seat's own hand are used, so a seat's
     turn_changes(state, actions, seat) -> ["recruits noble 25 (3 VP, INCOME(2))", "+1 gold"]
     explain(state, actions, seat)      -> "Recruits noble 25 (3 VP, INCOME(2)); +1 gold."
 
+Setup placements are explained in setup terms instead: which rooms the servants build up
+and what each gives in the first turns (moves, gold, seals, cards, ...), and the majorities
+held so far. `wrap_lines` fits any of these texts to a terminal, breaking only at spaces.
+
 Plain Python: it runs once per hint, not inside a search.
 """
 
 from __future__ import annotations
 
+import textwrap
+
 from engine.constants import (
-    A_DRAW, A_GATE, A_MOVE, A_PLAY, A_RECRUIT, A_TAKE, CARDS, C_HONOUR, KING, MADAME,
-    MINT, PARADE, PRIVILEGES, P_INCOME, P_NONE, P_SUPPLY, ROOMS, SIDES, STAIRS,
-    S_DRAW, S_KING_BONUS, S_MADAME_BONUS,
+    A_DRAW, A_GATE, A_MOVE, A_PLAY, A_RECRUIT, A_TAKE, BACKDOOR, CARDINAL, CARDS, C_HONOUR,
+    GATE, KING, MADAME, MINT, OFFICE, PARADE, PRIVILEGES, P_INCOME, P_NONE, P_SUPPLY, ROOMS,
+    SIDES, STAIRS, S_DRAW, S_KING_BONUS, S_MADAME_BONUS, S_SETUP,
 )
 from engine.notation import action_to_token
+from engine.words import and_list, plural
 
 # The rooms whose majority gives a bonus (RULES.md §1); a majority anywhere else means nothing.
 BONUS_ROOMS = (PARADE, STAIRS, MINT, KING, MADAME)
 # The four park sides, in the order of constants.SIDES / SIDE_NAMES.
 SIDE_WORDS = ("rank-1", "rank-6", "file-a", "file-f")
 NO_CHANGE = "no change on the board"
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-def _and(items: list) -> str:
-    items = [str(x) for x in items]
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _privilege(tile) -> str:
@@ -82,6 +80,45 @@ def _play(state, actions, seat):
     return after, recruited, played, gate, bonuses
 
 
+def _room_use(room: int, n: int, bonus: int) -> str:
+    """What `n` own servants in `room` (+ `bonus` with its majority) give (RULES.md §3)."""
+    if room == GATE:
+        return f"{plural(n, 'servant')} to move up"
+    if room == PARADE:
+        return f"{plural(n + bonus, 'servant')} to the GATE a turn"
+    if room == STAIRS:
+        return f"{plural(n + bonus, 'move')} a turn"
+    if room == MINT:
+        return f"+{n + bonus} gold a turn"
+    if room in (KING, MADAME):
+        return f"{plural(n, ('turquoise' if room == KING else 'violet') + ' seal')} to recruit with"
+    if room == OFFICE:
+        return f"{plural(n, 'recruitment')} a turn"
+    if room == BACKDOOR:
+        return f"{plural(n, 'card')} drawn a turn"
+    return "wins tied majorities"           # CARDINAL
+
+
+def setup_changes(state, actions, seat: int) -> list:
+    """Phrases for setup placements: where the servants go and what those rooms then give in
+    the first turns (majority bonus included), then the bonus-room majorities held so far."""
+    after_state = _play(state, actions, seat)[0]
+    before, after = state.snapshot(), after_state.snapshot()
+    majorities = _majorities(after_state)[seat]
+    added = {r: after.rooms[seat][r] - before.rooms[seat][r] for r in range(len(ROOMS))}
+    rooms = sorted((r for r in added if added[r] > 0), key=lambda r: (-added[r], r))
+    if not rooms:
+        return [NO_CHANGE]
+    placed = [f"{added[r]} in {ROOMS[r]} ({_room_use(r, after.rooms[seat][r], int(majorities.get(r, False)))})"
+              for r in rooms]
+    out = ["places " + and_list(placed)]
+    held = [ROOMS[r] for r in BONUS_ROOMS if majorities[r]]
+    if held:
+        out.append(f"majority in {and_list(held)} so far"
+                   + (" (later seats still place)" if after_state.stage == S_SETUP else ""))
+    return out
+
+
 def turn_changes(state, actions, seat: int) -> list:
     """Short phrases for what `actions` (the rest of `seat`'s turn) change, most important first.
 
@@ -91,6 +128,8 @@ def turn_changes(state, actions, seat: int) -> list:
     servants moved, or "no change on the board". ValueError names an action that is not
     legal where it comes, or that comes after the seat's turn.
     """
+    if state.stage == S_SETUP:
+        return setup_changes(state, actions, seat)
     after_state, recruited, played, gate, bonuses = _play(state, actions, seat)
     before, after = state.snapshot(), after_state.snapshot()
     tiles = state.components.tiles
@@ -101,7 +140,7 @@ def turn_changes(state, actions, seat: int) -> list:
     new = [t for t in range(len(after.owner)) if after.owner[t] == seat and before.owner[t] != seat]
     new.sort(key=lambda t: recruited.index(t) if t in recruited else len(recruited))
     if new:
-        numbers = _and([tiles[t].number for t in new])
+        numbers = and_list([tiles[t].number for t in new])
         extras = [f"{sum(tiles[t].vp for t in new)} VP"]
         extras += [_privilege(tiles[t]) for t in new if tiles[t].privilege != P_NONE]
         noun = "noble" if len(new) == 1 else "nobles"
@@ -145,11 +184,11 @@ def turn_changes(state, actions, seat: int) -> list:
         d = after.rooms[seat][room] - before.rooms[seat][room]
         if d > 0:
             bonus = f" ({ROOMS[room]} bonus)" if room in bonuses else ""
-            out.append(f"gains {_plural(d, colour + ' seal')}{bonus}")
+            out.append(f"gains {plural(d, colour + ' seal')}{bonus}")
             bonuses = [b for b in bonuses if b != room]
         elif d < 0:
             paid = any(getattr(tiles[t], colour) for t in new)
-            out.append(f"{'spends' if paid else 'gives up'} {_plural(-d, colour + ' seal')}")
+            out.append(f"{'spends' if paid else 'gives up'} {plural(-d, colour + ' seal')}")
 
     # Park sides (§7): where the seat put servants, who leads there now. Sides that read
     # alike are said together: "takes the rank-1 and file-a sides of the park (1 servant vs 0)".
@@ -163,8 +202,8 @@ def turn_changes(state, actions, seat: int) -> list:
         verb = "contests" if mine <= best else "holds" if mine_before > best_before else "takes"
         said.setdefault((verb, mine, best), []).append(SIDE_WORDS[side])
     for (verb, mine, best), sides in said.items():
-        what = f"the {_and(sides)} side" + ("s" if len(sides) > 1 else "")
-        out.append(f"{verb} {what} of the park ({_plural(mine, 'servant')} vs {best})")
+        what = f"the {and_list(sides)} side" + ("s" if len(sides) > 1 else "")
+        out.append(f"{verb} {what} of the park ({plural(mine, 'servant')} vs {best})")
 
     # Cards: played (from the actions), drawn (hand growth, and a draw still to come).
     if played:
@@ -175,10 +214,10 @@ def turn_changes(state, actions, seat: int) -> list:
     if after_state.stage == S_DRAW and after.to_move == seat:
         drawn += after.draws_left
     if drawn > 0:
-        out.append(f"draws {_plural(drawn, 'card')}")
+        out.append(f"draws {plural(drawn, 'card')}")
 
     if gate:
-        out.append(f"puts {_plural(gate, 'servant')} on the GATE")
+        out.append(f"puts {plural(gate, 'servant')} on the GATE")
     for room in bonuses:
         out.append(f"takes the {ROOMS[room]} bonus")
 
@@ -193,3 +232,14 @@ def explain(state, actions, seat: int) -> str:
     """The phrases of turn_changes as one sentence: 'Takes the majority in MINT; +2 gold.'"""
     text = "; ".join(turn_changes(state, actions, seat))
     return text[0].upper() + text[1:] + "."
+
+
+def wrap_lines(lines, width: int) -> list:
+    """Each line fitted to `width` columns, broken only at spaces (a word longer than the
+    width stays whole), continuation lines indented as the line itself is."""
+    out = []
+    for line in lines:
+        indent = " " * (len(line) - len(line.lstrip(" ")))
+        out += textwrap.wrap(line, width=max(width, len(indent) + 20), subsequent_indent=indent,
+                             break_long_words=False, break_on_hyphens=False) or [line]
+    return out

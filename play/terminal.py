@@ -15,18 +15,24 @@ from engine.constants import (CARDS, S_GATE_PLACE, S_KING_BONUS, S_MADAME_BONUS,
                               S_WINDOW3, S_WINDOW4, S_WINDOW5, A_DRAW)
 from engine.errors import NotationError, PalaisError
 from engine.notation import action_to_token, token_to_action, turn_to_text
+from engine.words import and_list, plural
 
 from .board import draw_board
+from .explain import wrap_lines
 from .hints import find_hints, hint_lines
 from .seats import EngineFailed
 
+# The header of a saved game that lists the seats played by people (1-based, "1,3").
+PEOPLE_HEADER = "People"
+
 HELP = """commands:
   TOKEN ...     play one action or several in a row (gate2, MINT-KING, c4, !GOLD, end, ...)
-  NUMBER        play the action with that number in the menu
+  NUMBER        play the action with that number in the menu; numbers and tokens mix on
+                one line (1 KING end): each number means the menu as it stands by then
   menu, m       show the menu of legal actions again
   hint, h       the engine's top 3 ways to finish this turn (from what you know)
   undo, u       take back your last action of this turn (not a card drawn)
-  board, b      draw the board again
+  board, b      draw the board again (board full, board compact: that one)
   save FILE     write the game so far as a game record (load it with palais play --load FILE)
   help          this list
   quit, q       leave the game (save first if you want it)"""
@@ -48,18 +54,26 @@ STAGE_WORDS = {
 }
 
 
-def menu_lines(state, columns: int = 4) -> list:
-    """The legal actions, numbered from 1, a few to a line."""
-    legal = state.legal_actions()
-    cells = [f"{i:>2} {action_to_token(a):<14}" for i, a in enumerate(legal, 1)]
-    return ["  " + "".join(cells[i:i + columns]).rstrip() for i in range(0, len(cells), columns)]
+MENU_GAP = 3                                # spaces between two menu columns
+
+
+def menu_lines(state, width: int = 80) -> list:
+    """The legal actions, numbered from 1, in aligned columns: as many as fit in `width`."""
+    tokens = [action_to_token(a) for a in state.legal_actions()]
+    digits = len(str(len(tokens)))
+    cells = [f"{i:>{digits}} {token}" for i, token in enumerate(tokens, 1)]
+    cell = max((len(c) for c in cells), default=0)
+    columns = max(1, (width - 2 + MENU_GAP) // (cell + MENU_GAP))
+    rows = [cells[i:i + columns] for i in range(0, len(cells), columns)]
+    return ["  " + (" " * MENU_GAP).join(c.ljust(cell) for c in row).rstrip() for row in rows]
 
 
 class Terminal:
     """One game in a terminal. `seats[q]` is an engine seat object, or None for a person."""
 
     def __init__(self, game, seats, write, read_line, color: bool = False, hint_limits=None,
-                 hint_seed: int = 0, autosave: str | None = None):
+                 hint_seed: int = 0, autosave: str | None = None, width: int = 80,
+                 height: int | None = None, compact: bool | None = None):
         self.game = game
         self.seats = list(seats)
         self.write = write                  # write(text): one line or more
@@ -68,7 +82,12 @@ class Terminal:
         self.hint_limits = hint_limits
         self.hint_seed = hint_seed
         self.autosave = autosave
+        self.width = width                  # the terminal's columns (menu and hint layout)
+        self.height = height                # its lines, or None: unknown (never compact by itself)
+        self.compact = compact              # the compact board: True, False, or None = when the full one is too tall
         self._board_shown_to = None         # the seat whose turn the board was last drawn for
+        self._human_turn = None             # ((round, seat), len(actions) at its start)
+        self._engine_line = None            # ((round, seat), actions): an engine's, not yet printed
 
     # ---- the game loop -------------------------------------------------------------------
 
@@ -77,6 +96,7 @@ class Terminal:
         self._introduce()
         while not self.game.over():
             self._announce_draws(self.game.draw_cards())
+            self._confirm_finished_turn()
             if self.game.over():
                 break
             seat = self.game.state.to_move
@@ -103,14 +123,40 @@ class Terminal:
         return [q for q, s in enumerate(self.seats) if s is None]
 
     def _announce_draws(self, draws) -> None:
+        """One line per seat for the cards it drew in a row: the card names to the only
+        person at the table for their own draws, the number of cards otherwise."""
+        if draws:
+            self._flush_engine_line()
+        groups = []
         for seat, action in draws:
-            if self.seats[seat] is None and self._humans() == [seat]:
-                self.write(f"You draw {CARDS[action - A_DRAW]}.")
+            if groups and groups[-1][0] == seat:
+                groups[-1][1].append(CARDS[action - A_DRAW])
             else:
-                self.write(f"Seat {seat + 1} draws a card.")
+                groups.append((seat, [CARDS[action - A_DRAW]]))
+        for seat, cards in groups:
+            if self.seats[seat] is None and self._humans() == [seat]:
+                self.write(f"You draw {and_list(cards)}.")
+            else:
+                self.write(f"Seat {seat + 1} draws {plural(len(cards), 'card')}.")
+
+    def _confirm_finished_turn(self) -> None:
+        """Once a person's turn is over, one line with what they played in it (their own
+        decisions; their draws were announced as they came)."""
+        if self._human_turn is None:
+            return
+        state = self.game.state
+        (round_, seat), start = self._human_turn
+        if not self.game.over() and (state.round, state.to_move) == (round_, seat):
+            return
+        self._human_turn = None
+        played = [a for a, drawer in zip(self.game.actions[start:], self.game.drawers[start:])
+                  if drawer is None]
+        if played:
+            self.write(f"Seat {seat + 1} {self._who(seat)} played: {turn_to_text(played)}")
 
     def _engine_turn(self, seat: int) -> None:
         game = self.game
+        key = (game.state.round, seat)
         try:
             turn = self.seats[seat].choose_turn(game)
             played = []
@@ -125,18 +171,34 @@ class Terminal:
             if not played:
                 raise EngineFailed(f"seat {seat + 1}'s engine gave no action")
         except EngineFailed as exc:
+            self._flush_engine_line()
             self.write(f"Error: {exc}. Seat {seat + 1} is played by hand from now on.")
             self.seats[seat].close()
             self.seats[seat] = None
             return
-        self.write(f"Seat {seat + 1} {self._who(seat)} plays: {turn_to_text(played)}")
+        if self._engine_line is not None and self._engine_line[0] != key:
+            self._flush_engine_line()
+        if self._engine_line is None:
+            self._engine_line = (key, [])
+        self._engine_line[1].extend(played)
+
+    def _flush_engine_line(self) -> None:
+        """Print what an engine seat played since the last line: one line per turn (or per
+        part of a turn, when its own draw comes in between), however its engine answered."""
+        if self._engine_line is not None:
+            (_round, seat), played = self._engine_line
+            self._engine_line = None
+            self.write(f"Seat {seat + 1} {self._who(seat)} plays: {turn_to_text(played)}")
 
     def _human_step(self, seat: int) -> bool:
         """Show what is due and handle one line; False when the person leaves."""
+        self._flush_engine_line()
+        if self._human_turn is None:
+            self._human_turn = ((self.game.state.round, seat), len(self.game.actions))
         if self._board_shown_to != seat:
             self._board_shown_to = seat
             self.write("")
-            self.write(draw_board(self.game.state, seat=seat, color=self.color, names=self.game.names))
+            self.write(self._board(seat))
             self.write(f"Your turn, seat {seat + 1}.")
         self._show_menu(seat)
         line = self.read_line(f"seat {seat + 1}> ")
@@ -147,7 +209,7 @@ class Terminal:
     def _show_menu(self, seat: int) -> None:
         stage = STAGE_WORDS.get(self.game.state.stage, "decide")
         self.write(f"{stage}:")
-        for row in menu_lines(self.game.state):
+        for row in menu_lines(self.game.state, self.width):
             self.write(row)
 
     # ---- commands ------------------------------------------------------------------------
@@ -161,7 +223,11 @@ class Terminal:
         if word == "help":
             self.write(HELP)
         elif word in ("board", "b"):
-            self.write(draw_board(self.game.state, seat=seat, color=self.color, names=self.game.names))
+            kind = rest.strip()
+            if kind not in ("", "full", "compact"):
+                self.write("Error: board, board full or board compact")
+            else:
+                self.write(self._board(seat, compact={"": None, "full": False, "compact": True}[kind]))
         elif word in ("hint", "h"):
             self._hint()
         elif word in ("undo", "u"):
@@ -171,11 +237,22 @@ class Terminal:
                 self.write(f"Error: {exc}")
         elif word == "save":
             self._save(rest.strip())
-        elif line.isdigit():
-            self._play_number(int(line))
         else:
-            self._play_tokens(seat, line)
+            self._play_line(seat, line)
         return True
+
+    def _board(self, seat, reveal: bool = False, compact: bool | None = None) -> str:
+        """The board as `seat` sees it: compact if asked (here or by --compact), else the
+        full one unless it is taller than the terminal."""
+        state, names = self.game.state, self.game.names
+        compact = self.compact if compact is None else compact
+        full = None
+        if not compact:
+            full = draw_board(state, seat=seat, color=self.color, names=names, reveal=reveal)
+            too_tall = self.height is not None and len(full.splitlines()) > self.height
+            if compact is False or not too_tall:
+                return full
+        return draw_board(state, seat=seat, color=self.color, names=names, reveal=reveal, compact=True)
 
     def _hint(self) -> None:
         self.write("Thinking...")
@@ -184,14 +261,21 @@ class Terminal:
         except PalaisError as exc:
             self.write(f"Error: {exc}")
             return
-        self.write("\n".join(hint_lines(report, self.game.names)))
+        self.write("\n".join(wrap_lines(hint_lines(report, self.game.names), self.width)))
+
+    def _save_headers(self) -> dict:
+        """The headers a saved game adds: who the people are (so `palais hint` keeps the
+        engines' cards hidden) and a plain warning to anyone who opens the file."""
+        return {PEOPLE_HEADER: ",".join(str(q + 1) for q in self._humans()),
+                "Hidden": "this file holds every seat's cards drawn, the engines' too: "
+                          "reading it shows their hands"}
 
     def _save(self, path: str) -> None:
         if not path:
             self.write("Error: save needs a file name: save FILE")
             return
         try:
-            self.game.save(path)
+            self.game.save(path, headers=self._save_headers())
         except PalaisError as exc:
             self.write(f"Error: {exc}")
             return
@@ -200,29 +284,33 @@ class Terminal:
     def _save_quietly(self) -> None:
         if self.autosave:
             try:
-                self.game.save(self.autosave)
+                self.game.save(self.autosave, headers=self._save_headers())
             except PalaisError as exc:
                 self.write(f"Error: autosave failed: {exc}")
 
-    def _play_number(self, number: int) -> None:
-        legal = self.game.state.legal_actions()
-        if not 1 <= number <= len(legal):
-            self.write(f"Error: no action {number} in the menu (1..{len(legal)})")
-            return
-        self._play(legal[number - 1])
-
-    def _play_tokens(self, seat: int, line: str) -> None:
-        for i, token in enumerate(line.split(), 1):
+    def _play_line(self, seat: int, line: str) -> None:
+        """Play the words of a line in order: each a token, or a number in the menu as it
+        stands when that word comes (after the words before it were played)."""
+        for i, word in enumerate(line.split(), 1):
             if self.game.over() or self.game.state.is_chance() or self.game.state.to_move != seat:
-                self.write(f"Error: your turn ended before token {i} '{token}'; the rest is ignored")
+                self.write(f"Error: your turn ended before word {i} '{word}'; the rest is ignored")
                 return
+            legal = self.game.state.legal_actions()
+            if word.isdigit():
+                number = int(word)
+                if not 1 <= number <= len(legal):
+                    self.write(f"Error: no action {number} in the menu (1..{len(legal)})"
+                               + (f" at word {i}; the words before it were played" if i > 1 else ""))
+                    return
+                self._play(legal[number - 1])
+                continue
             try:
-                action = token_to_action(token)
+                action = token_to_action(word)
             except NotationError as exc:
                 self.write(f"Error: {exc} (type help for the commands)")
                 return
-            if action not in self.game.state.legal_actions():
-                self.write(f"Error: '{token}' is not legal here; see the menu")
+            if action not in legal:
+                self.write(f"Error: '{word}' is not legal here; see the menu")
                 return
             self._play(action)
 
@@ -235,9 +323,11 @@ class Terminal:
             self._announce_draws(self.game.draw_cards())
 
     def _finish(self) -> None:
+        self._flush_engine_line()
+        self._confirm_finished_turn()
         state = self.game.state
         self.write("")
-        self.write(draw_board(state, seat=None, color=self.color, names=self.game.names, reveal=True))
+        self.write(self._board(None, reveal=True))
         scores = state.scores()
         returns = state.returns()
         self.write("Game over. Final scores: " + ", ".join(

@@ -4,8 +4,11 @@ import sys
 
 import click
 
+from engine.version import version_option
+
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@version_option("palais-engine")
 @click.pass_context
 def main(ctx):
     """Speak PRI (docs/protocol.md) on standard input and output until 'quit' or the end of

@@ -10,6 +10,8 @@ from pathlib import Path
 import click
 
 from engine.errors import PalaisError
+from engine.version import version_option
+from engine.words import plural
 
 
 def _parse_sprt(text):
@@ -37,38 +39,67 @@ def _write_summary(out: Path, summary: dict) -> None:
             writer.writerow([name, e["games"], e["avg_rank"], e["win_share"], e["mu"], e["sigma"]])
 
 
+def _signed(x: float) -> str:
+    """An Elo figure with its sign, never "-0"."""
+    return f"{(round(x) or 0):+d}"
+
+
+def _elo_cell(p: dict) -> str:
+    if p["elo_low"] is None:
+        return f"{_signed(p['elo'])} [n/a]"
+    return f"{_signed(p['elo'])} [{_signed(p['elo_low'])}, {_signed(p['elo_high'])}]"
+
+
 def _print_tables(summary: dict) -> None:
+    """The standings as tables. Engine names are never wrapped or cut: the other columns are
+    kept short instead (their meaning is in the captions and docs/tournament.md)."""
+    from rich import box
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
     console = Console()
-    table = Table(title=f"{summary['games']} games")
-    for column in ("engine", "games", "avg rank", "win share", "rating (mu ± 2 sigma)"):
-        table.add_column(column)
+    names = [n for n, e in summary["engines"].items() if e["games"]]
+    longest = max((len(n) for n in names), default=6)
+
+    def name_column(table, title):
+        table.add_column(title, no_wrap=True, min_width=max(longest, len(title)))
+
+    table = Table(title=plural(summary["games"], "game"), caption="rating: openskill mu ± 2 sigma")
+    name_column(table, "engine")
+    for column in ("games", "avg rank", "win share", "rating"):
+        table.add_column(column, no_wrap=True)
     for name, e in sorted(summary["engines"].items(), key=lambda kv: -(kv[1]["mu"])):
         if not e["games"]:
             continue
-        table.add_row(name, str(e["games"]), f"{e['avg_rank']:.2f}", f"{e['win_share']:.3f}",
+        table.add_row(escape(name), str(e["games"]), f"{e['avg_rank']:.2f}", f"{e['win_share']:.3f}",
                       f"{e['mu']:.1f} ± {2 * e['sigma']:.1f}")
     console.print(table)
     pairings = summary.get("pairings") or {}
     if pairings:
-        pt = Table(title="two-player pairings")
-        for column in ("pairing", "games", "W-D-L", "score", "Elo (95%)", "LOS", "pairs 0/.5/1/1.5/2"):
-            pt.add_column(column)
-        for label, p in pairings.items():
-            pt.add_row(label, str(p["games"]), f"{p['wins']}-{p['draws']}-{p['losses']:g}",
-                       f"{p['score']:.3f}", f"{p['elo']:+.0f} [{p['elo_low']:+.0f}, {p['elo_high']:+.0f}]",
-                       f"{p['los']:.3f}", "/".join(map(str, p["pentanomial"])))
+        pt = Table(title="two-player pairings", box=box.SIMPLE_HEAD, pad_edge=False,
+                   collapse_padding=True,
+                   caption="Elo with its 95% interval (n/a: too few pairs to measure the spread); "
+                           "pairs: seat-swapped pairs scoring 0/.5/1/1.5/2")
+        halves = [label.partition(" vs ") for label in pairings]
+        pt.add_column("pairing", no_wrap=True,
+                      min_width=max(max(len(a), len(b) + 3) for a, _, b in halves))
+        for column in ("W-D-L", "score", "Elo (95%)", "LOS", "pairs"):
+            pt.add_column(column, no_wrap=True)
+        for (a, _, b), p in zip(halves, pairings.values()):
+            pt.add_row(escape(f"{a}\nvs {b}"), f"{p['wins']}-{p['draws']}-{p['losses']:g}",
+                       f"{p['score']:.3f}", escape(_elo_cell(p)),
+                       "n/a" if p["los"] is None else f"{p['los']:.3f}",
+                       "/".join(map(str, p["pentanomial"])))
         console.print(pt)
-    names = [n for n, e in summary["engines"].items() if e["games"]]
     if len(names) > 2 or not pairings:
-        h2h = Table(title="head to head: how often the row ranked above the column")
-        h2h.add_column("")
-        for n in names:
-            h2h.add_column(n)
-        for n in names:
+        h2h = Table(title="head to head: how often the row ranked above the column",
+                    caption="columns are numbered as the rows")
+        h2h.add_column("", no_wrap=True, min_width=longest + 2)
+        for i, _n in enumerate(names, 1):
+            h2h.add_column(str(i), no_wrap=True)
+        for i, n in enumerate(names, 1):
             row = summary["engines"][n]["head_to_head"]
-            h2h.add_row(n, *[f"{row[m]:.3f}" if m in row else "-" for m in names])
+            h2h.add_row(escape(f"{i} {n}"), *[f"{row[m]:.3f}" if m in row else "-" for m in names])
         console.print(h2h)
     for f in summary["forfeits"]:
         console.print(f"game {f['game']}: {f['engine']} forfeits: {f['reason']}")
@@ -77,6 +108,7 @@ def _print_tables(summary: dict) -> None:
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@version_option("palais-tournament")
 @click.option("--engine", "engines", multiple=True, required=True,
               help='An engine: name=NAME cmd="COMMAND ARGS" [option.NAME=VALUE ...]. Repeat for each.')
 @click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)

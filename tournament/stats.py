@@ -35,6 +35,25 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+# Fewest seat-swapped pairs (or unpaired games) whose spread the Elo interval and LOS are
+# computed from; below it, or when every observation is the same (no spread to measure),
+# both are None ("n/a"): a zero-width interval from 4 games would claim a precision the
+# sample does not have.
+MIN_OBSERVATIONS = 3
+
+# Two-sided 95% quantiles of Student's t by degrees of freedom (the next lower row is used,
+# which errs wide); the interval is a t interval, honest for a few pairs, normal for many.
+_T95 = ((1, 12.706), (2, 4.303), (3, 3.182), (4, 2.776), (5, 2.571), (6, 2.447), (7, 2.365),
+        (8, 2.306), (9, 2.262), (10, 2.228), (12, 2.179), (15, 2.131), (20, 2.086),
+        (25, 2.060), (30, 2.042), (40, 2.021), (60, 2.000), (120, 1.980), (10**9, 1.960))
+
+
+def t95(df: int) -> float:
+    """The 95% two-sided Student t quantile for `df` degrees of freedom (rounded down to a
+    tabulated row, so the interval is never narrower than the exact one)."""
+    return [t for d, t in _T95 if d <= max(df, 1)][-1]
+
+
 @dataclass
 class PairStats:
     """A against B. Scores are A's."""
@@ -44,9 +63,9 @@ class PairStats:
     losses: float
     score: float                    # mean score per game
     elo: float
-    elo_low: float                  # 95% interval, from the paired (pentanomial) variance
-    elo_high: float
-    los: float                      # likelihood of superiority
+    elo_low: float | None           # 95% interval, from the paired (pentanomial) variance;
+    elo_high: float | None          # None when too few observations or no spread (above)
+    los: float | None               # likelihood of superiority; None likewise
     pentanomial: list               # pairs scoring 0, 0.5, 1, 1.5, 2 (A's points in a pair)
     pairs: int
 
@@ -73,17 +92,14 @@ def two_player(games, a: str, b: str) -> PairStats:
     losses = n - wins - draws
     score = sum(per_game) / n if n else 0.5
     penta = [sum(1 for p in pairs if abs(p - k / 2) < 1e-9) for k in range(5)]
-    if len(pairs) >= 2:
-        x = np.array(pairs) / 2.0
-        stderr = x.std(ddof=1) / math.sqrt(len(x))
-    elif n >= 2:
-        stderr = np.array(per_game).std(ddof=1) / math.sqrt(n)
-    else:
-        stderr = 0.5
-    stderr = max(stderr, 1e-9)
-    low, high = score - 1.96 * stderr, score + 1.96 * stderr
-    los = 0.5 * (1.0 + math.erf((score - 0.5) / (stderr * math.sqrt(2.0))))
-    return PairStats(n, wins, draws, losses, score, elo_of(score), elo_of(low), elo_of(high),
+    observations = np.array(pairs) / 2.0 if len(pairs) >= 2 else np.array(per_game)
+    low_elo = high_elo = los = None
+    if len(observations) >= MIN_OBSERVATIONS and observations.std() > 0:
+        stderr = observations.std(ddof=1) / math.sqrt(len(observations))
+        half = t95(len(observations) - 1) * stderr
+        low_elo, high_elo = elo_of(score - half), elo_of(score + half)
+        los = 0.5 * (1.0 + math.erf((score - 0.5) / (stderr * math.sqrt(2.0))))
+    return PairStats(n, wins, draws, losses, score, elo_of(score), low_elo, high_elo,
                      los, penta, len(pairs))
 
 
