@@ -49,7 +49,12 @@ def parse_params(text: str) -> dict:
             raise PalaisError(f"{item!r}: expected NAME=VALUE with NAME a search parameter "
                               f"({', '.join(n for n in types if n not in ('seed', 'processes'))})")
         try:
-            out[name] = types[name](value)
+            if types[name] is bool:
+                if value.lower() not in ("true", "false", "1", "0"):
+                    raise ValueError(value)
+                out[name] = value.lower() in ("true", "1")
+            else:
+                out[name] = types[name](value)
         except ValueError:
             raise PalaisError(f"{item!r}: {value!r} is not a {types[name].__name__}") from None
     SearchParams(**out)                      # range checks

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.notation import turn_to_text
+from engine.words import plural
 from search.analysis import DEFAULT_ITERATIONS, analyse_turn, seat_view
 from search.params import SearchLimits, SearchParams
 
@@ -71,12 +72,12 @@ def hint_lines(report: HintReport, names=None) -> list:
     who = f"seat {report.seat + 1}"
     if names and report.seat < len(names) and names[report.seat]:
         who += f" ({names[report.seat]})"
-    lines = [f"Hints for {who} ({report.iterations} iterations, "
+    lines = [f"Hints for {who} ({plural(report.iterations, 'iteration')}, "
              f"{report.time_ms / 1000:.2f} s):"]
     for h in report.hints:
         lines.append(f" {h.rank}. {h.tokens}")
         lines.append(f"    win {100 * h.win:.0f}%, expected score {h.score:.1f} VP, "
-                     f"{h.visits} visits")
+                     f"{plural(h.visits, 'visit')}")
         lines.append(f"    {h.explanation}")
     if not report.hints:
         lines.append(" (the search found no candidate: give it more time)")

@@ -18,6 +18,7 @@ from engine.notation import token_to_action
 from protocol.client import ClientError, EngineClient
 from search.params import SearchLimits, SearchParams
 from search.players import make_player
+from search.turns import choose_turn
 
 IN_PROCESS = ("ismcts", "pimc", "greedy", "random")
 
@@ -59,7 +60,7 @@ class InProcessSeat:
 
     def choose_turn(self, game) -> list:
         seat = game.state.to_move
-        return list(self.player.search(game.state.view(seat), seat, self.limits).best_turn)
+        return choose_turn(self.player, game.state, seat, self.limits)[0]
 
     def close(self) -> None:
         pass

@@ -27,6 +27,7 @@ class SearchParams:
     margin_weight: float = 0.5         # with reward=margin: the weight of the margin part
     margin_scale: float = 8.0          # with reward=margin: VP margin over the best other seat that gives 3/4 of the margin part
     first_play: str = "policy"         # which untried action a node tries first: policy (the rollout policy's choice, then random) | random
+    decision_share: float = 0.0        # a turn's budget: 0 = one search, its line played | x = a search at each decision with x of what is left (search/timeman.py)
     reuse_tree: bool = True            # a search from a position the last search's tree holds goes on with that subtree
     hash_mb: int = 64                  # tree memory bound in MiB (like UCI's Hash); a full tree stops growing
     determinizations: int = 8          # pimc: how many worlds share the budget
@@ -48,6 +49,8 @@ class SearchParams:
             raise PalaisError("rollout_turns must be -1 (to the end) or >= 0")
         if not self.eval_temperature > 0:
             raise PalaisError("eval_temperature must be > 0")
+        if not 0 <= self.decision_share <= 1:
+            raise PalaisError("decision_share must be in 0..1")
         if not 0 < self.margin_scale <= 1000:
             raise PalaisError("margin_scale must be in (0, 1000]")
         if not 0 <= self.margin_weight <= 1:
@@ -76,7 +79,7 @@ class SearchParams:
 # reward kept direction for a seat that can no longer win (the 0/1 win reward).
 PRESETS = {
     "current": {},
-    "classic": {"reward": "win"},
+    "classic": {"reward": "win", "reuse_tree": False, "decision_share": 0.0},
 }
 
 

@@ -5,7 +5,9 @@ same deal replayed with the seats swapped gives both players the same luck. Each
 sees only its own view (except "mcts", the cheating reference, which is given the true
 state). A player searches at the first decision of its turn and plays its best line to the
 turn's end; where the line stops early (its own draw in step 5, or an unexpanded node) it
-searches again for the rest of the turn.
+searches again for the rest of the turn. A player whose params have decision_share > 0
+searches at every decision instead, sharing the turn's budget (search/timeman.py); its own
+draw starts a new budget, as it does for the others.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from engine.determinize import weighted_pick
 from engine.rng import Rng
 from engine.state import State
 
+from .turns import choose_turn
 
 
 @dataclass
@@ -31,7 +34,8 @@ class GameOutcome:
 
 def play_game(players, names, deal_seed: int, limits, max_searches: int = 100_000) -> GameOutcome:
     """Play one game; players[q] sits in seat q and names[q] says which algorithm it is.
-    `limits` is one SearchLimits for every seat, or a list of one per seat."""
+    `limits` is one SearchLimits for every seat, or a list of one per seat: the budget of a
+    search, or of a whole turn for a player whose params have decision_share > 0."""
     per_seat = list(limits) if isinstance(limits, (list, tuple)) else [limits] * len(players)
     state = State.new_game(len(players), seed=deal_seed)
     chance = Rng(deal_seed * 1_000_003 + 17)
@@ -41,12 +45,12 @@ def play_game(players, names, deal_seed: int, limits, max_searches: int = 100_00
             state.apply(A_DRAW + weighted_pick(state.deck_counts(), chance))
             continue
         seat = state.to_move
-        sees = state if names[seat] == "mcts" else state.view(seat)
-        result = players[seat].search(sees, seat, per_seat[seat])
-        searches += 1
+        actions, made = choose_turn(players[seat], state, seat, per_seat[seat],
+                                    sees_all=names[seat] == "mcts")
+        searches += made
         if searches > max_searches:
             raise RuntimeError("the game did not end")
-        for action in result.best_turn:
+        for action in actions:
             if state.is_terminal() or state.to_move != seat or state.is_chance() \
                     or action not in state.legal_actions():
                 break

@@ -1,0 +1,34 @@
+"""Time management: how much of a budget each search of a turn gets.
+
+A turn is several decisions (RULES.md §10). A player given a budget for the whole turn can
+search once at its first decision and play the line it found (`decision_share` 0), or search
+again at every decision of the turn, each time with a share of what is left of the budget
+(`decision_share` > 0). With tree reuse each later search goes on in the subtree the earlier
+ones built, so the later decisions of a turn are searched as deeply as the first.
+"""
+
+from __future__ import annotations
+
+from .params import SearchLimits
+
+FLOOR_SHARE = 1 / 16     # a decision's search gets at least this share of the turn's budget
+
+
+def decision_limits(turn: SearchLimits, spent_ms: float, spent_iterations: int,
+                    share: float) -> SearchLimits | None:
+    """The limits of the next decision's search, `share` of what is left of `turn` (and at
+    least FLOOR_SHARE of it); None when less than that floor is left: the turn then goes on
+    along the line the last search found."""
+    if turn.infinite or turn.nodes:
+        return turn
+    if turn.time_ms:
+        left = turn.time_ms - spent_ms
+        floor = turn.time_ms * FLOOR_SHARE
+        if left < floor:
+            return None
+        return SearchLimits(time_ms=min(left, max(floor, share * left)))
+    left = turn.iterations - spent_iterations
+    floor = max(1, int(turn.iterations * FLOOR_SHARE))
+    if left < floor:
+        return None
+    return SearchLimits(iterations=min(left, max(floor, int(share * left))))
