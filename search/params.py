@@ -23,9 +23,9 @@ class SearchParams:
     rollout_policy: str = "heuristic"  # heuristic (keeps an economy going) | uniform (stalls: see RULES.md §7)
     rollout_turns: int = -1            # -1: to the end of the game (strongest at equal time: docs/search.md) | N: N turns, then evaluate
     eval_temperature: float = 8.0      # VP scale of the softmax that turns estimated scores into rewards
-    reward: str = "win"                # win: 1 shared among the winners | margin: blended with the score margin
+    reward: str = "margin"             # win: 1 shared among the winners | margin: blended with the VP margin over the best other seat | dynamic: the margin centred on the static evaluation's expectation
     margin_weight: float = 0.5         # with reward=margin: the weight of the margin part
-    margin_scale: float = 8.0          # with reward=margin: VP margin over the best other seat that gives 3/4 of the margin part
+    margin_scale: float = 30.0         # with reward=margin/dynamic: the VP margin that earns 3/4 of the margin part
     first_play: str = "policy"         # which untried action a node tries first: policy (the rollout policy's choice, then random) | random
     decision_share: float = 0.0        # a turn's budget: 0 = one search, its line played | x = a search at each decision with x of what is left (search/timeman.py)
     reuse_tree: bool = True            # a search from a position the last search's tree holds goes on with that subtree
@@ -79,7 +79,7 @@ class SearchParams:
 # reward kept direction for a seat that can no longer win (the 0/1 win reward).
 PRESETS = {
     "current": {},
-    "classic": {"reward": "win", "reuse_tree": False, "decision_share": 0.0},
+    "classic": {"reward": "win", "margin_scale": 8.0, "reuse_tree": False, "decision_share": 0.0},
 }
 
 
