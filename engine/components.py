@@ -21,6 +21,7 @@ from typing import Any
 
 from .constants import CARDS, MAX_CARDS_PER_TYPE, MAX_TILES, N_SQUARES, PRIVILEGES, SIDE_NAMES
 from .errors import PalaisError
+from .files import read_text_file
 
 MIN_TILES = N_SQUARES          # every park space gets a tile
 MAX_COST = 20                  # gold, turquoise or violet seals on one tile
@@ -133,22 +134,10 @@ def default_components() -> ComponentSet:
 
 
 def load_components(path: str | Path) -> ComponentSet:
-    """The component set in a TOML file; ComponentError if it is missing or malformed."""
-    label = str(path)
-    try:
-        raw = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise ComponentError(f"{label}: no such component file") from None
-    except IsADirectoryError:
-        raise ComponentError(f"{label}: is a directory, not a component file") from None
-    except OSError as exc:
-        raise ComponentError(f"{label}: cannot read the component file: "
-                             f"{exc.strerror or exc}") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ComponentError(f"{label}: not UTF-8 text (byte {exc.start})") from None
-    return _components_from_text(text, label)
+    """The component set in a TOML file; ComponentError if it is missing or malformed, not
+    a regular file, larger than engine.files.MAX_FILE_BYTES (16 MiB) or not UTF-8."""
+    text = read_text_file(path, "component file", error=ComponentError)
+    return _components_from_text(text, str(path))
 
 
 def _components_from_text(text: str, source: str) -> ComponentSet:
