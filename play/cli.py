@@ -13,6 +13,7 @@ import click
 
 from engine.cli import main as rules_commands
 from engine.errors import PalaisError
+from engine.numbers import natural
 from engine.options import RuleOptions
 
 from .board import want_color
@@ -36,8 +37,9 @@ def _rule_options(items) -> RuleOptions:
         if not eq:
             raise PalaisError(f"--rule {item!r}: expected NAME=VALUE (engine/options.py names)")
         low = value.strip().lower()
+        number = natural(value.strip().removeprefix("-"))
         values[name.strip()] = True if low == "true" else False if low == "false" else \
-            int(value) if value.strip().lstrip("-").isdigit() else value
+            value if number is None else -number if value.strip().startswith("-") else number
     return RuleOptions.from_dict(values)
 
 
