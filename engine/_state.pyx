@@ -25,6 +25,7 @@ from engine.constants import (
     WINDOW_CARDS, BORDER, SIDES, FIRST_GAME_LAYOUT, SOURCE_PARK as _SOURCE_PARK, STAGES,
     PRIVILEGES, MAX_CARDS_PER_TYPE,
 )
+from engine.components import MAX_TILES_PER_PRIVILEGE
 from engine.errors import IllegalAction, PalaisError
 from engine.snapshot import Snapshot
 from engine.validate import SnapshotError, check_snapshot
@@ -993,11 +994,6 @@ def _defaults(components, options):
     from engine.components import default_components
     from engine.options import RuleOptions
     return components or default_components(), options or RuleOptions()
-
-
-# At most this many tiles share one privilege, so a seat's privilege totals (8-bit, and
-# added to the 8-bit turn counters) cannot overflow: 12 INCOME tiles of 9 gold are 108.
-MAX_TILES_PER_PRIVILEGE = 12
 
 
 def _check_rules(components, options):

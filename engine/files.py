@@ -55,15 +55,20 @@ def read_text_file(path: str | Path, what: str, limit: int = MAX_FILE_BYTES,
         raise error(f"{label}: cannot read the {what}: {exc.strerror or exc}") from None
     finally:
         os.close(fd)
-    raw = b"".join(chunks)
+    return decode_text(b"".join(chunks), label, error)
+
+
+def decode_text(raw: bytes, label: str, error=PalaisError) -> str:
+    """`raw` decoded as strict UTF-8; `error` naming `label` and the first bad byte if not."""
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise error(f"{label}: not UTF-8 text (byte {exc.start}: {raw[exc.start:exc.start + 1]!r})") from None
+        raise error(f"{label}: not UTF-8 text (byte {exc.start}: "
+                    f"{raw[exc.start:exc.start + 1]!r})") from None
 
 
 def _size(limit: int) -> str:
     return f"{limit // (1024 * 1024)} MiB" if limit % (1024 * 1024) == 0 else f"{limit} bytes"
 
 
-__all__ = ["read_text_file", "MAX_FILE_BYTES"]
+__all__ = ["read_text_file", "decode_text", "MAX_FILE_BYTES"]
