@@ -132,15 +132,17 @@ def play(players, seat_specs, seed, first_game, rules, components_path, load_pat
 # ---- palais hint ---------------------------------------------------------------------------
 
 def _state_from_input(text: str, components):
-    """A position string (pr1 ...) or a game record file: (the state to hint, the seats'
-    names from the record's Names header, or None)."""
+    """A position string (pr1 ...), or a file holding a position string or a game record:
+    (the state to hint, the seats' names from the record's Names header, or None)."""
+    from engine.files import read_text_file
     from engine.position import state_from_position
+    from engine.record import read_record, replay
     if text.lstrip().startswith("pr1"):
         return state_from_position(text, components=components), None
-    from engine.record import replay
-
-    from .game import read_game
-    rec, _start = read_game(text, components)
+    content = read_text_file(text, "game record or position file")
+    if content.lstrip().startswith("pr1"):
+        return state_from_position(content.strip(), components=components), None
+    rec = read_record(content, components)
     return replay(rec, components=components), (rec.names or None)
 
 
@@ -155,8 +157,8 @@ def _state_from_input(text: str, components):
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for programs.")
 @click.option("--components", "components_path", type=click.Path(dir_okay=False))
 def hint(source, moves, top, time_s, iterations, seed, show_board, as_json, components_path):
-    """Hints for the seat to move in SOURCE: a position string (pr1 ...) or a game record file
-    (its last position). The search uses only what that seat knows."""
+    """Hints for the seat to move in SOURCE: a position string (pr1 ...), or a file holding
+    one or a game record (its last position). The search uses only what that seat knows."""
     from engine.notation import apply_tokens
     from .board import draw_board
     from .hints import find_hints, hint_lines, seat_view
