@@ -40,6 +40,15 @@ def test_mutated_positions_and_records_end_in_a_clean_error_or_a_finished_game()
         assert kind in kinds, sorted(kinds)
 
 
+def test_the_unmutated_material_is_accepted_and_played_out():
+    # the checks refuse only damage: every position and record of a real game still reads
+    material = fuzz.build_material(1)
+    for text in material.positions:
+        fuzz.drive(fuzz.read_case(text, is_record=False), seed=1, search_iterations=0)
+    for text in material.records:
+        fuzz.drive(fuzz.read_case(text, is_record=True), seed=1, search_iterations=0)
+
+
 def test_the_mutations_are_deterministic():
     material = fuzz.build_material(5, games=2)
     first = [fuzz.mutate(m, fuzz.Rng(9)) for m in material.positions[:5]]
