@@ -184,4 +184,5 @@ cdef class State:
     @staticmethod
     cdef State _wrap(RulesBox box)
     cdef void _load(self, snap) except *
+    cdef void _check_runnable(self) except *
     cpdef State copy(self)

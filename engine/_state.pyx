@@ -5,7 +5,7 @@
 # `State` at the bottom is the thin Python API over the struct.
 
 from libc.stdint cimport uint64_t, uint32_t, int8_t, int32_t
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 from libc.stdio cimport fprintf, stderr
 from libc.stdlib cimport abort
 
@@ -22,10 +22,13 @@ cdef extern from *:
     int PALAIS_CHECKED
 
 from engine.constants import (
-    WINDOW_CARDS, BORDER, SIDES, FIRST_GAME_LAYOUT, SOURCE_PARK as _SOURCE_PARK,
+    WINDOW_CARDS, BORDER, SIDES, FIRST_GAME_LAYOUT, SOURCE_PARK as _SOURCE_PARK, STAGES,
+    PRIVILEGES, MAX_CARDS_PER_TYPE,
 )
+from engine.components import MAX_TILES_PER_PRIVILEGE
 from engine.errors import IllegalAction, PalaisError
 from engine.snapshot import Snapshot
+from engine.validate import SnapshotError, check_snapshot
 
 # ---------------------------------------------------------------- constants
 # Rooms, cards, privileges, actions and stages are enums in _state.pxd.
@@ -106,6 +109,8 @@ cdef uint64_t rng_next(Rng* rng) noexcept nogil:
     return mix64(rng.state)
 
 cdef int rng_below(Rng* rng, int n) noexcept nogil:
+    if n <= 0:              # never asked by the rules; a guard against dividing by zero
+        return 0
     return <int>(rng_next(rng) % <uint64_t>n)
 
 cdef inline uint64_t zkey(int field, int idx, int value) noexcept nogil:
@@ -505,6 +510,16 @@ cdef void advance(GameState* s) noexcept nogil:
         else:
             return
 
+# -1 when the game waits at s's stage (its automatic steps would change nothing, as after
+# every apply_action); else the stage they would go on to. Run at construction only.
+cdef int stage_after_advance(const GameState* s) noexcept nogil:
+    cdef GameState probe
+    memcpy(&probe, s, sizeof(GameState))
+    advance(&probe)
+    if memcmp(&probe, s, sizeof(GameState)) == 0:
+        return -1
+    return probe.stage
+
 cdef void check_failed(const char* what, int action, int stage) noexcept nogil:
     fprintf(stderr, "palais checked build: %s (action %d, stage %d)\n", what, action, stage)
     abort()
@@ -625,6 +640,7 @@ cdef uint64_t public_key(const GameState* s) noexcept nogil:
         k ^= zkey(F_DRAWN_N, p, s.drawn_n[p])
         for i in range(N_R):
             k ^= zkey(F_ROOMS, p * N_R + i, s.rooms[p][i])
+        for i in range(N_C):
             k ^= zkey(F_PLAYED_SINCE, p * N_C + i, s.played_since[p][i])
     return k
 
@@ -952,8 +968,7 @@ cdef class RulesBox:
         memset(&self.rules, 0, sizeof(Rules))
         self.components = components
         self.options = options
-        if len(components.tiles) > MAX_T:
-            raise PalaisError(f"a component set holds at most {MAX_T} tiles")
+        _check_rules(components, options)
         self.rules.n_tiles = len(components.tiles)
         for t, tile in enumerate(components.tiles):
             self.rules.tile_gold[t] = tile.gold
@@ -981,17 +996,38 @@ def _defaults(components, options):
     return components or default_components(), options or RuleOptions()
 
 
-def _check_ranges(snap):
-    """Refuse values the C struct cannot hold (its counters are 8-bit), naming the field."""
-    for name, value in vars(snap).items():
-        rows = value if isinstance(value, list) else [value]
-        for row in rows:
-            for v in (row if isinstance(row, list) else [row]):
-                limit = 2 ** 31 - 1 if name in ("gold", "round") else 127
-                if not isinstance(v, int) or not -1 <= v <= limit:
-                    raise PalaisError(f"snapshot field {name!r}: value {v!r} is outside -1..{limit}")
-    if not 2 <= snap.n_players <= MAX_P:
-        raise PalaisError(f"snapshot field 'n_players': {snap.n_players} is not 2..4")
+def _check_rules(components, options):
+    """Refuse component data and options the C tables cannot hold. load_components checks
+    a set read from a file far more closely; this guards the core against a set built by
+    hand (ComponentSet's constructor does not check)."""
+    def fail(why):
+        raise PalaisError(f"component set {components.name!r}: {why}")
+    tiles = components.tiles
+    if not 1 <= len(tiles) <= MAX_T:
+        fail(f"it holds {len(tiles)} tiles, expected 1..{MAX_T}")
+    per_privilege = [0] * N_PRIV
+    for t, tile in enumerate(tiles):
+        for name in ("gold", "turquoise", "violet", "vp", "amount"):
+            value = getattr(tile, name)
+            if not isinstance(value, int) or not 0 <= value <= 100:
+                fail(f"tile {t + 1}: {name} {value!r} is outside 0..100")
+        if not isinstance(tile.privilege, int) or not 0 <= tile.privilege < N_PRIV:
+            fail(f"tile {t + 1}: privilege {tile.privilege!r} is not 0..{N_PRIV - 1}")
+        if tile.privilege != P_NONE:
+            per_privilege[tile.privilege] += 1
+            if tile.amount > 9:
+                fail(f"tile {t + 1}: amount {tile.amount} is more than 9")
+    for i in range(N_PRIV):
+        if per_privilege[i] > MAX_TILES_PER_PRIVILEGE:
+            fail(f"{per_privilege[i]} tiles have privilege {PRIVILEGES[i]}, at most "
+                 f"{MAX_TILES_PER_PRIVILEGE}")
+    cards = components.cards_per_type
+    if len(cards) != N_C or not all(isinstance(c, int) and 0 <= c <= MAX_CARDS_PER_TYPE for c in cards):
+        fail(f"cards per type {cards!r}: expected {N_C} counts in 0..{MAX_CARDS_PER_TYPE}")
+    points = components.park_points
+    if len(points) != 4 or not all(len(pair) == 2 and all(isinstance(v, int) and 0 <= v <= 100
+                                                          for v in pair) for pair in points):
+        fail(f"park points {points!r}: expected 4 pairs in 0..100")
 
 
 cdef class State:
@@ -1026,8 +1062,13 @@ cdef class State:
         out._load(snap)
         return out
 
+    # Step 1: check_snapshot (engine/validate.py) refuses, naming the field, any value the
+    # struct cannot hold and any bookkeeping no game has. Step 2: the fields are copied.
+    # Step 3: the position must be one where the game waits (its automatic steps would
+    # change nothing) and, unless it is over, offer a legal action; else the core's loops
+    # could run off a count it never expected.
     cdef void _load(self, snap) except *:
-        _check_ranges(snap)
+        check_snapshot(snap, self.box.components)
         cdef GameState* s = &self.st
         cdef const Rules* R = s.rules
         cdef int p, r, c, i, t, cell, row, col, k
@@ -1098,6 +1139,19 @@ cdef class State:
         s.key = compute_key(s)
         for p in range(MAX_P):
             s.hand_key[p] = private_key(s, p) if p < s.n_players else 0
+        self._check_runnable()
+
+    cdef void _check_runnable(self) except *:
+        cdef int buf[LEGAL_BUF]
+        cdef int next_stage = stage_after_advance(&self.st)
+        name = STAGES[self.st.stage]
+        if next_stage >= 0:
+            where = ("" if next_stage == self.st.stage
+                     else f": its automatic steps go on to {STAGES[next_stage]}")
+            raise SnapshotError("stage", f"the game does not wait at {name} in this "
+                                         f"position{where}")
+        if self.st.stage != S_GAME_OVER and legal_actions(&self.st, buf) == 0:
+            raise SnapshotError("stage", f"{name} offers no legal action in this position")
 
     def snapshot(self):
         cdef GameState* s = &self.st

@@ -21,12 +21,16 @@ from typing import Any
 
 from .constants import CARDS, MAX_CARDS_PER_TYPE, MAX_TILES, N_SQUARES, PRIVILEGES, SIDE_NAMES
 from .errors import PalaisError
+from .files import read_text_file
 
 MIN_TILES = N_SQUARES          # every park space gets a tile
 MAX_COST = 20                  # gold, turquoise or violet seals on one tile
 MAX_VP = 50                    # points of one tile, and of one place on a park side
 # Privileges that take an amount, with its range; every other privilege takes amount 0.
 AMOUNT_RANGES = {"INCOME": (1, 9), "SUPPLY": (1, 7)}
+# At most this many tiles share one privilege: a seat's privilege totals are 8-bit in the
+# core and add to its 8-bit turn counters (12 INCOME tiles of 9 gold are 108).
+MAX_TILES_PER_PRIVILEGE = 12
 
 SECTIONS = ("set", "cards", "park", "tile")
 SET_FIELDS = ("name", "reconstructed", "description")
@@ -133,22 +137,10 @@ def default_components() -> ComponentSet:
 
 
 def load_components(path: str | Path) -> ComponentSet:
-    """The component set in a TOML file; ComponentError if it is missing or malformed."""
-    label = str(path)
-    try:
-        raw = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise ComponentError(f"{label}: no such component file") from None
-    except IsADirectoryError:
-        raise ComponentError(f"{label}: is a directory, not a component file") from None
-    except OSError as exc:
-        raise ComponentError(f"{label}: cannot read the component file: "
-                             f"{exc.strerror or exc}") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ComponentError(f"{label}: not UTF-8 text (byte {exc.start})") from None
-    return _components_from_text(text, label)
+    """The component set in a TOML file; ComponentError if it is missing or malformed, not
+    a regular file, larger than engine.files.MAX_FILE_BYTES (16 MiB) or not UTF-8."""
+    text = read_text_file(path, "component file", error=ComponentError)
+    return _components_from_text(text, str(path))
 
 
 def _components_from_text(text: str, source: str) -> ComponentSet:
@@ -165,7 +157,8 @@ def components_from_dict(data: dict[str, Any], source: str) -> ComponentSet:
 
     Step 1: the top level has exactly the four sections, each of the right kind.
     Step 2: [set], [cards] and [park], field by field.
-    Step 3: each [[tile]] entry, field by field, then its amount against its privilege.
+    Step 3: each [[tile]] entry, field by field, then its amount against its privilege;
+            at most MAX_TILES_PER_PRIVILEGE tiles share a privilege.
     Step 4: the tile numbers run 1..N, once each; the tiles are returned in that order.
     """
     if not isinstance(data, dict):
@@ -217,6 +210,12 @@ def components_from_dict(data: dict[str, Any], source: str) -> ComponentSet:
     tiles = []
     for index, entry in enumerate(entries, start=1):
         tiles.append(_tile(source, index, entry, len(entries)))
+
+    for privilege in PRIVILEGES[1:]:
+        count = sum(1 for t in tiles if t.privilege_name == privilege)
+        if count > MAX_TILES_PER_PRIVILEGE:
+            raise ComponentError(f"{source}: [[tile]]: {count} tiles have privilege {privilege}, "
+                                 f"at most {MAX_TILES_PER_PRIVILEGE}")
 
     # Step 4: N numbers, each in 1..N, none twice, are exactly 1..N
     seen: dict[int, int] = {}

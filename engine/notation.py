@@ -22,6 +22,7 @@ from .constants import (
     A_ROOM, A_TAKE, CARDS, MAX_GATE, N_ACTIONS, N_ROOMS, ROOMS, SQUARE_NAMES,
 )
 from .errors import NotationError
+from .numbers import natural
 # Position strings live in engine/position.py; they are part of this module's API too.
 from .position import (
     FIELDS, TURN_COUNTERS, VERSION, parse_position, position_to_string, state_from_position,
@@ -96,9 +97,9 @@ def _read_token(text: str) -> int:
             raise _TokenProblem(f"{text[1:]!r} is not a card (cards: {_CARD_LIST}); "
                                 f"a {kind} is {text[0]}<CARD>", unknown=True)
         return (A_PLAY if kind == "play" else A_DRAW) + CARD_INDEX[card]
-    m = re.fullmatch(r"gate(\d+)", low)
+    m = re.fullmatch(r"gate([0-9]+)", low)
     if m:
-        k = int(m.group(1))
+        k = natural(m.group(1))
         if k > MAX_GATE:
             raise _TokenProblem(f"at most {MAX_GATE} servants (gate0..gate{MAX_GATE})", unknown=False)
         return A_GATE + k

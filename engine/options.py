@@ -13,9 +13,11 @@ from typing import Any, Mapping
 
 from .errors import PalaisError
 
+MAX_ROUND_CAP = 200       # the largest round_cap, so no game goes past round 200
+
 # Inclusive ranges of the integer options.
 _INT_RANGES = {
-    "round_cap": (1, 200),
+    "round_cap": (1, MAX_ROUND_CAP),
     "end_trigger_tiles": (0, 36),
     "hand_vp_cap": (0, 50),
     "honour_vp": (0, 50),

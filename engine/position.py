@@ -13,16 +13,17 @@ unknown pool (the Snapshot's `deck` field in a view) from the component set.
 
 from __future__ import annotations
 
-import re
 from urllib.parse import unquote
 
 from .components import ComponentSet, default_components
 from .constants import (
-    BORDER, CARDS, C_HONOUR, MAX_GATE, MAX_PLAYERS, MIN_PLAYERS, N_CARDS, N_ROOMS, N_SQUARES,
+    BORDER, CARDS, C_HONOUR, MAX_PLAYERS, MIN_PLAYERS, N_CARDS, N_ROOMS, N_SQUARES,
     ROOMS, SERVANTS_PER_COLOUR, SETUP_FREE_PLACEMENTS, SOURCE_PARK, SQUARE_NAMES, STAGES,
 )
 from .errors import NotationError
+from .numbers import natural, shown
 from .snapshot import Snapshot
+from .validate import MAX_GOLD, MAX_ROUND, TURN_COUNTER_MAX
 
 ROOM_INDEX = {name: i for i, name in enumerate(ROOMS)}
 SQUARE_INDEX = {name: i for i, name in enumerate(SQUARE_NAMES)}
@@ -35,9 +36,6 @@ FIELDS = ("set", "players", "view", "stage", "seat", "round", "last", "setup", "
 # The `turn=` counters, in this order, each written `name:value`.
 TURN_COUNTERS = ("gate_left", "gate_max", "moves_left", "source_for", "park_target", "turq",
                  "viol", "rec", "guards", "moves_bonus", "intrigue", "draws_left")
-INT32_MAX = 2 ** 31 - 1   # gold and round are 32-bit in the Cython state
-INT8_MAX = 127            # the other counters are 8-bit
-COUNTER_MAX = {"gate_left": MAX_GATE, "gate_max": MAX_GATE, "intrigue": 1}
 
 
 def _encode_name(name: str) -> str:
@@ -164,14 +162,15 @@ class _Reader:
         place = f"field '{field}'" + (f", {where}" if where else "")
         raise NotationError(f"position: {place}: {why}")
 
-    def int(self, field: str, where: str, text: str, high: int = INT32_MAX, low: int = 0) -> int:
-        if re.fullmatch(r"-[0-9]+", text):
-            self.fail(field, where, f"negative number {text} (expected {low}..{high})")
-        if not re.fullmatch(r"[0-9]+", text):
-            self.fail(field, where, f"expected an integer, got {text!r}")
-        value = int(text)
+    def int(self, field: str, where: str, text: str, high: int, low: int = 0) -> int:
+        if text.startswith("-") and natural(text[1:]) is not None:
+            self.fail(field, where, f"negative number {text if len(text) <= 13 else shown(text)} (expected {low}..{high})")
+        value = natural(text)
+        if value is None:
+            self.fail(field, where, f"expected an integer, got {shown(text)}")
         if not low <= value <= high:
-            self.fail(field, where, f"{value} is out of range (expected {low}..{high})")
+            self.fail(field, where, f"{shown(text) if len(text) > 20 else value} is out of "
+                                    f"range (expected {low}..{high})")
         return value
 
     def split(self, field: str, where: str, text: str, sep: str, count: int, what: str) -> list:
@@ -194,7 +193,7 @@ class _Reader:
 
     def room(self, field: str, where: str, text: str) -> int:
         if text.upper() not in ROOM_INDEX:
-            self.fail(field, where, f"{text!r} is not a room (rooms: {_ROOM_LIST})")
+            self.fail(field, where, f"{shown(text)} is not a room (rooms: {_ROOM_LIST})")
         return ROOM_INDEX[text.upper()]
 
 
@@ -205,14 +204,14 @@ def _split_fields(text: str) -> dict:
     if not items:
         raise NotationError("position: empty string")
     if items[0] != VERSION:
-        raise NotationError(f"position: expected the version tag {VERSION!r} first, got {items[0]!r}")
+        raise NotationError(f"position: expected the version tag {VERSION!r} first, got {shown(items[0])}")
     found = {}
     for item in items[1:]:
         key, eq, value = item.partition("=")
         if not eq:
-            raise NotationError(f"position: {item!r} is not a key=value field")
+            raise NotationError(f"position: {shown(item)} is not a key=value field")
         if key not in FIELDS:
-            raise NotationError(f"position: unknown field {key!r} (fields: {', '.join(FIELDS)})")
+            raise NotationError(f"position: unknown field {shown(key)} (fields: {', '.join(FIELDS)})")
         if key in found:
             raise NotationError(f"position: field {key!r} appears twice")
         if not value:
@@ -245,17 +244,17 @@ def parse_position(text: str, components: ComponentSet | None = None) -> Snapsho
     try:
         set_name = unquote(f["set"], errors="strict")
     except UnicodeDecodeError:
-        r.fail("set", "", f"{f['set']!r} is not a %-escaped UTF-8 name")
+        r.fail("set", "", f"{shown(f['set'])} is not a %-escaped UTF-8 name")
     if set_name != comps.name:
-        r.fail("set", "", f"the position is for component set {set_name!r}, but the components "
+        r.fail("set", "", f"the position is for component set {shown(set_name)}, but the components "
                           f"given are {comps.name!r} (pass that set as components)")
     n = r.int("players", "", f["players"], high=MAX_PLAYERS, low=MIN_PLAYERS)
     observer = -1 if f["view"] == "-" else r.seat("view", "", f["view"], n)
     if f["stage"].upper() not in STAGES:
-        r.fail("stage", "", f"unknown stage {f['stage']!r} (stages: {', '.join(STAGES)})")
+        r.fail("stage", "", f"unknown stage {shown(f['stage'])} (stages: {', '.join(STAGES)})")
     stage = STAGES.index(f["stage"].upper())
     to_move = r.seat("seat", "", f["seat"], n)
-    round_ = r.int("round", "", f["round"])
+    round_ = r.int("round", "", f["round"], high=MAX_ROUND)
     last_round = r.int("last", "", f["last"], high=1)
     setup_count = r.int("setup", "", f["setup"], high=SETUP_FREE_PLACEMENTS * n)
 
@@ -278,6 +277,8 @@ def parse_position(text: str, components: ComponentSet | None = None) -> Snapsho
             where = f"square {SQUARE_NAMES[sq]}"
             if entry == ".":
                 continue
+            if not entry:
+                r.fail("park", where, "empty entry (a tile number, s<seat> or '.')")
             if entry[0] in "sS":
                 park_servant[sq] = r.seat("park", where, entry[1:], n)
                 if sq not in BORDER:
@@ -295,7 +296,7 @@ def parse_position(text: str, components: ComponentSet | None = None) -> Snapsho
         [r.int(key, f"seat {q + 1}", e, high=SERVANTS_PER_COLOUR if key != "honours" else n_cards)
          for q, e in enumerate(r.per_seat(key, f[key], n))]
         for key in ("area", "supply", "honours"))
-    gold = [r.int("gold", f"seat {q + 1}", e) for q, e in enumerate(r.per_seat("gold", f["gold"], n))]
+    gold = [r.int("gold", f"seat {q + 1}", e, high=MAX_GOLD) for q, e in enumerate(r.per_seat("gold", f["gold"], n))]
     for q in range(n):
         park = park_servant.count(q)
         total = sum(rooms[q]) + area[q] + supply[q] + park
@@ -353,7 +354,7 @@ def parse_position(text: str, components: ComponentSet | None = None) -> Snapsho
         where = f"seat {q + 1}"
         count, colon, types = entry.partition(":")
         if not colon:
-            r.fail("drawn", where, f"expected N:<9 counts> or N:?, got {entry!r}")
+            r.fail("drawn", where, f"expected N:<9 counts> or N:?, got {shown(entry)}")
         drawn_n.append(r.int("drawn", where, count, high=n_cards))
         if observer >= 0 and q != observer:
             if types != "?":
@@ -398,13 +399,40 @@ def parse_position(text: str, components: ComponentSet | None = None) -> Snapsho
                 f"cards, but the draw pile ({deck_size}) and the other hands hold {unseen}")
 
     turn = _read_turn(r, f["turn"])
-    return Snapshot(
+    snap = Snapshot(
         n_players=n, layout=layout, tile_at=tile_at, park_servant=park_servant, rooms=rooms,
         area=area, supply=supply, gold=gold, owner=owner, hand=hand, hand_size=hand_size,
         deck=deck, deck_size=deck_size, discard=discard, honours=honours, epoch=epoch,
         drawn_t=drawn_t, drawn_n=drawn_n, played_since=played, round=round_,
         last_round=last_round, stage=stage, to_move=to_move, setup_count=setup_count,
         observer=observer, **turn)
+    _check_runnable(snap, comps)
+    return snap
+
+
+# The position field that holds each Snapshot field (the turn counters are in `turn`).
+_FIELD_OF = {"n_players": "players", "observer": "view", "to_move": "seat",
+             "last_round": "last", "setup_count": "setup", "tile_at": "park",
+             "park_servant": "park", "owner": "nobles", "hand": "hands", "hand_size": "hands",
+             "deck_size": "deck", "drawn_t": "drawn", "drawn_n": "drawn",
+             "played_since": "played"}
+
+
+def _check_runnable(snap: Snapshot, comps: ComponentSet) -> None:
+    """NotationError unless the rules core can run the position: it is built once, which
+    checks every count, the bookkeeping and the stage against the counters
+    (engine/validate.py), that the game waits at this stage, and that a decision there has a
+    legal option (default rule options; state_from_position checks again with the game's)."""
+    from .state import State
+    from .validate import SnapshotError
+    try:
+        State.from_snapshot(snap, comps)
+    except SnapshotError as exc:
+        if exc.field in TURN_COUNTERS:
+            place = f"field 'turn', counter {exc.field}"
+        else:
+            place = f"field '{_FIELD_OF.get(exc.field, exc.field)}'"
+        raise NotationError(f"position: {place}: {exc.why}") from None
 
 
 def _read_turn(r: _Reader, text: str) -> dict:
@@ -412,7 +440,7 @@ def _read_turn(r: _Reader, text: str) -> dict:
     for entry in r.split("turn", "", text, ",", len(TURN_COUNTERS), "counters"):
         name, colon, value = entry.partition(":")
         if not colon or name not in TURN_COUNTERS:
-            r.fail("turn", f"entry {entry!r}", f"expected name:value with a name among "
+            r.fail("turn", f"entry {shown(entry)}", f"expected name:value with a name among "
                                                 f"{', '.join(TURN_COUNTERS)}")
         where = f"counter {name}"
         if name in values:
@@ -421,10 +449,10 @@ def _read_turn(r: _Reader, text: str) -> dict:
             values[name] = SOURCE_PARK if value.lower() == "park" else r.room("turn", where, value)
         elif name == "park_target":
             if value != "-" and value.lower() not in SQUARE_INDEX:
-                r.fail("turn", where, f"expected a square a1..f6 or '-', got {value!r}")
+                r.fail("turn", where, f"expected a square a1..f6 or '-', got {shown(value)}")
             values[name] = -1 if value == "-" else SQUARE_INDEX[value.lower()]
         else:
-            values[name] = r.int("turn", where, value, high=COUNTER_MAX.get(name, INT8_MAX))
+            values[name] = r.int("turn", where, value, high=TURN_COUNTER_MAX[name])
     return values
 
 

@@ -27,6 +27,7 @@ from .components import ComponentSet, default_components
 from .constants import FIRST_GAME_LAYOUT, MAX_PLAYERS, MIN_PLAYERS, N_ROOMS, N_SQUARES, ROOMS
 from .deal import make_deal
 from .errors import NotationError, PalaisError
+from .numbers import natural, shown
 from .notation import action_to_token, legal_text, parse_turn
 from .options import RuleOptions
 
@@ -38,7 +39,10 @@ STANDARD_HEADERS = ("Game", "Players", "Names", "Seed", "Set", "Options", "Layou
 REQUIRED_HEADERS = ("Game", "Players", "Set")
 
 _HEADER_LINE = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]')
-_TURN_LINE = re.compile(r"(\d+)\.(\d+):(.*)")
+_TURN_LINE = re.compile(r"([0-9]+)\.([0-9]+):(.*)")
+MAX_ROUND_LABEL = 10_000     # far above any game's rounds (at most 200)
+MAX_SEED = 2 ** 64 - 1       # deal seeds are 64-bit (engine/rng.py)
+MAX_SCORE = 100_000          # far above any game's score
 _ROOM_INDEX = {name: i for i, name in enumerate(ROOMS)}
 
 
@@ -306,10 +310,14 @@ def read_record(text: str, components: ComponentSet | None = None) -> GameRecord
             continue
         m = _TURN_LINE.fullmatch(stripped)
         if not m:
-            raise NotationError(f"line {i + 1}: expected '<round>.<seat>: <tokens>', got {stripped!r}")
-        round_, seat = int(m.group(1)), int(m.group(2)) - 1
+            raise NotationError(f"line {i + 1}: expected '<round>.<seat>: <tokens>', got {shown(stripped)}")
+        round_, seat = natural(m.group(1)), natural(m.group(2)) - 1
+        if round_ > MAX_ROUND_LABEL:
+            raise NotationError(f"line {i + 1}: round {shown(m.group(1))} is out of range "
+                                f"(0..{MAX_ROUND_LABEL})")
         if not 0 <= seat < rec.n_players:
-            raise NotationError(f"line {i + 1}: no seat {seat + 1} in a {rec.n_players}-player game")
+            raise NotationError(f"line {i + 1}: no seat {seat + 1 if len(m.group(2)) <= 20 else shown(m.group(2))} in a "
+                                f"{rec.n_players}-player game")
         label = (round_, seat)
         if last_label is not None and label <= last_label:
             raise NotationError(f"line {i + 1}: turn {round_}.{seat + 1} comes after "
@@ -332,21 +340,21 @@ def _record_from_headers(h: dict, at: dict, comps: ComponentSet, end: int) -> Ga
     def fail(key: str, why: str):
         raise NotationError(f"line {at[key]}: header {key!r}: {why}")
 
-    def integer(key: str, low: int, high: int | None = None) -> int:
-        if not re.fullmatch(r"[0-9]+", h[key]):
-            fail(key, f"expected a non-negative integer, got {h[key]!r}")
-        value = int(h[key])
-        if value < low or (high is not None and value > high):
-            fail(key, f"expected {low}..{high}, got {value}")
+    def integer(key: str, low: int, high: int) -> int:
+        value = natural(h[key])
+        if value is None:
+            fail(key, f"expected a non-negative integer, got {shown(h[key])}")
+        if not low <= value <= high:
+            fail(key, f"expected {low}..{high}, got {value if len(h[key]) <= 20 else shown(h[key])}")
         return value
 
-    def integer_text(key: str, text: str, low: int, high: int | None = None) -> int:
+    def integer_text(key: str, text: str, low: int, high: int) -> int:
         text = text.strip()
-        if not re.fullmatch(r"[0-9]+", text):
-            fail(key, f"expected comma-separated non-negative integers, got {text!r}")
-        value = int(text)
-        if value < low or (high is not None and value > high):
-            fail(key, f"{value} is out of range ({low}..{high})")
+        value = natural(text)
+        if value is None:
+            fail(key, f"expected comma-separated non-negative integers, got {shown(text)}")
+        if not low <= value <= high:
+            fail(key, f"{value if len(text) <= 20 else shown(text)} is out of range ({low}..{high})")
         return value
 
     n = integer("Players", MIN_PLAYERS, MAX_PLAYERS)
@@ -356,7 +364,7 @@ def _record_from_headers(h: dict, at: dict, comps: ComponentSet, end: int) -> Ga
     names = [s.strip() for s in h["Names"].split(",")] if "Names" in h else []
     if "Names" in h and len(names) != n:
         fail("Names", f"expected {n} names separated by ',', got {len(names)}")
-    seed = integer("Seed", 0) if "Seed" in h else None
+    seed = integer("Seed", 0, MAX_SEED) if "Seed" in h else None
     first_game = False
     if "FirstGame" in h:
         if h["FirstGame"].lower() not in ("true", "false"):
@@ -369,8 +377,9 @@ def _record_from_headers(h: dict, at: dict, comps: ComponentSet, end: int) -> Ga
             if not eq:
                 fail("Options", f"expected name=value items separated by ',', got {item.strip()!r}")
             v = value.lower()
+            number = natural(value.removeprefix("-"))
             options[key] = (v == "true") if v in ("true", "false") else (
-                int(value) if re.fullmatch(r"-?[0-9]+", value) else value)
+                value if number is None else -number if value.startswith("-") else number)
         try:
             options = _non_default(options)
         except PalaisError as exc:
@@ -406,7 +415,7 @@ def _record_from_headers(h: dict, at: dict, comps: ComponentSet, end: int) -> Ga
         except PalaisError as exc:
             raise NotationError(f"line {end}: cannot deal from the headers: {exc}") from None
     observer = integer("View", 1, n) - 1 if "View" in h else -1
-    scores = [integer_text("Scores", s, 0) for s in h["Scores"].split(",")] if "Scores" in h else None
+    scores = [integer_text("Scores", s, 0, MAX_SCORE) for s in h["Scores"].split(",")] if "Scores" in h else None
     if scores is not None and len(scores) != n:
         fail("Scores", f"expected {n} scores separated by ',', got {len(scores)}")
     winners = None

@@ -19,7 +19,7 @@ from .constants import (
     C_FOOTMAN, C_INTRIGUE, C_KINGSEAL, C_LETTER, C_MADAMESEAL, C_MOVES, GATE, KING, MADAME,
     MINT, N_CARDS, N_ROOMS, N_SQUARES, OFFICE, PARADE, P_CARDS, P_FAVOUR, P_INCOME, P_MOVE,
     P_REINFORCE, P_SECRETARY, P_SUPPLY, P_TURQUOISE, P_VIOLET, SETUP_FREE_PLACEMENTS,
-    SIDES, SOURCE_PARK,
+    SIDES, SOURCE_PARK, STAGES,
     STAIRS, S_DRAW, S_GAME_OVER, S_GATE_PLACE, S_KING_BONUS, S_MADAME_BONUS,
     S_MOVES, S_RECRUIT, S_SETUP, S_SOURCE, S_STEP1, S_STEP2, S_STEP3, S_STEP4, S_STEP5,
     S_TURN_END, S_TURN_START, S_WINDOW1, S_WINDOW2, S_WINDOW3, S_WINDOW4, S_WINDOW5, TERMINAL,
@@ -29,6 +29,7 @@ from .components import ComponentSet, default_components
 from .errors import IllegalAction
 from .options import RuleOptions
 from .snapshot import Snapshot
+from .validate import SnapshotError, check_snapshot
 from . import zobrist
 from . import determinize as det
 
@@ -62,7 +63,21 @@ class ReferenceState:
     @classmethod
     def from_snapshot(cls, snap: Snapshot, components: ComponentSet | None = None,
                       options: RuleOptions | None = None) -> "ReferenceState":
-        return cls(snap.copy(), components or default_components(), options or RuleOptions())
+        """A state holding `snap` as it is (no automatic step runs); SnapshotError, as for the
+        Cython State, unless the game waits there with a legal action (engine/validate.py)."""
+        components = components or default_components()
+        check_snapshot(snap, components)
+        state = cls(snap.copy(), components, options or RuleOptions())
+        probe = state.copy()
+        probe._advance()
+        name = STAGES[snap.stage]
+        if probe.s != state.s:
+            where = "" if probe.s.stage == snap.stage else \
+                f": its automatic steps go on to {STAGES[probe.s.stage]}"
+            raise SnapshotError("stage", f"the game does not wait at {name} in this position{where}")
+        if snap.stage != S_GAME_OVER and not state.legal_actions():
+            raise SnapshotError("stage", f"{name} offers no legal action in this position")
+        return state
 
     def snapshot(self) -> Snapshot:
         return self.s.copy()

@@ -14,6 +14,7 @@ import click
 
 from engine.cli import main as rules_commands
 from engine.errors import PalaisError
+from engine.numbers import natural
 from engine.options import RuleOptions
 from engine.version import version_option
 
@@ -39,8 +40,9 @@ def _rule_options(items) -> RuleOptions:
         if not eq:
             raise PalaisError(f"--rule {item!r}: expected NAME=VALUE (engine/options.py names)")
         low = value.strip().lower()
+        number = natural(value.strip().removeprefix("-"))
         values[name.strip()] = True if low == "true" else False if low == "false" else \
-            int(value) if value.strip().lstrip("-").isdigit() else value
+            value if number is None else -number if value.strip().startswith("-") else number
     return RuleOptions.from_dict(values)
 
 
@@ -139,17 +141,20 @@ def play(players, seat_specs, seed, first_game, rules, components_path, load_pat
 # ---- palais hint ---------------------------------------------------------------------------
 
 def _state_from_input(text: str, components):
-    """A position string (pr1 ...) or a game record file: (the state to hint, the seats'
-    names from the record's Names header or None, the seats played by people from a saved
-    game's People header or None)."""
+    """A position string (pr1 ...), or a file holding a position string or a game record:
+    (the state to hint, the seats' names from a record's Names header or None, the seats
+    played by people from a saved game's People header or None)."""
+    from engine.files import read_text_file
     from engine.position import state_from_position
+    from engine.record import read_record, replay
+
+    from .terminal import PEOPLE_HEADER
     if text.lstrip().startswith("pr1"):
         return state_from_position(text, components=components), None, None
-    from engine.record import replay
-
-    from .game import read_game
-    from .terminal import PEOPLE_HEADER
-    rec, _start = read_game(text, components)
+    content = read_text_file(text, "game record or position file")
+    if content.lstrip().startswith("pr1"):
+        return state_from_position(content.strip(), components=components), None, None
+    rec = read_record(content, components)
     people = rec.headers.get(PEOPLE_HEADER)
     if people is not None:
         try:
@@ -182,8 +187,8 @@ def _check_person_to_move(state, people) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for programs.")
 @click.option("--components", "components_path", type=click.Path(dir_okay=False))
 def hint(source, moves, top, time_s, iterations, seed, show_board, as_json, components_path):
-    """Hints for the seat to move in SOURCE: a position string (pr1 ...) or a game record file
-    (its last position). The search uses only what that seat knows."""
+    """Hints for the seat to move in SOURCE: a position string (pr1 ...), or a file holding
+    one or a game record (its last position). The search uses only what that seat knows."""
     from engine.notation import apply_tokens
     from .board import draw_board
     from .explain import wrap_lines

@@ -24,7 +24,7 @@ import textwrap
 from engine.constants import (
     A_DRAW, A_GATE, A_MOVE, A_PLAY, A_RECRUIT, A_TAKE, BACKDOOR, CARDINAL, CARDS, C_HONOUR,
     GATE, KING, MADAME, MINT, OFFICE, PARADE, PRIVILEGES, P_INCOME, P_NONE, P_SUPPLY, ROOMS,
-    SIDES, STAIRS, S_DRAW, S_KING_BONUS, S_MADAME_BONUS, S_SETUP,
+    SIDES, STAIRS, S_DRAW, S_GAME_OVER, S_KING_BONUS, S_MADAME_BONUS, S_SETUP,
 )
 from engine.notation import action_to_token
 from engine.words import and_list, plural
@@ -49,7 +49,10 @@ def _majorities(state) -> list:
     """[seat][room] -> has the majority, as a standing fact (an INTRIGUE lasts one turn only)."""
     snap = state.snapshot()
     if snap.intrigue:
+        # without the INTRIGUE the game might not wait at this stage (a KING bonus it gave):
+        # the copy is asked about majorities only, so it is put where any position waits
         snap.intrigue = 0
+        snap.stage = S_GAME_OVER
         state = type(state).from_snapshot(snap, components=state.components, options=state.options)
     return [{room: state.has_majority(q, room) for room in BONUS_ROOMS}
             for q in range(snap.n_players)]

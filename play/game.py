@@ -16,6 +16,7 @@ from dataclasses import fields
 from engine.constants import A_DRAW
 from engine.determinize import weighted_pick
 from engine.errors import PalaisError
+from engine.files import read_text_file
 from engine.notation import action_to_token
 from engine.options import RuleOptions
 from engine.record import read_record, record_from_actions, replay, write_record
@@ -26,12 +27,7 @@ from engine.state import State
 def read_game(path: str, components=None):
     """(record, its start state) from a record file, every action checked by replaying it.
     The start state is the full one, or the observer's view for a seat's-view record."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except OSError as exc:
-        raise PalaisError(f"{path}: cannot read: {exc.strerror}") from None
-    rec = read_record(text, components)
+    rec = read_record(read_text_file(path, "game record"), components)
     replay(rec, components=components)
     state = State.new_game(rec.n_players, seed=rec.seed or 0, components=components,
                            options=rec.rule_options(), first_game=rec.first_game,

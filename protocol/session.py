@@ -16,6 +16,7 @@ from __future__ import annotations
 from engine.components import ComponentSet, load_components
 from engine.constants import A_DRAW, A_DRAW_UNKNOWN, CARDS, ROOMS
 from engine.errors import NotationError, PalaisError
+from engine.numbers import natural
 from engine.notation import state_from_position, token_to_action
 from engine.options import RuleOptions
 from engine.state import State
@@ -38,8 +39,9 @@ def rule_options(pairs) -> RuleOptions:
         low = text.lower()
         if low in ("true", "false"):
             values[name] = low == "true"
-        elif text.lstrip("-").isdigit():
-            values[name] = int(text)
+        elif natural(text.removeprefix("-")) is not None:
+            number = natural(text.removeprefix("-"))
+            values[name] = -number if text.startswith("-") else number
         else:
             raise PositionError(f"options: {name}={text}: expected a whole number, true or false")
     try:

@@ -114,6 +114,15 @@ def test_an_intrigue_wins_ties_this_turn_only(impl):
     assert out == ["+2 gold", "plays INTRIGUE"]
 
 
+def test_a_turn_stopped_at_a_bonus_only_the_intrigue_gives_is_explained(impl):
+    # KING 1/1: the INTRIGUE gives the KING bonus now, and the turn stops there. The lasting
+    # majorities are judged without the INTRIGUE, where the game would not wait at the bonus.
+    s = position(impl, rooms={0: {KING: 1}, 1: {KING: 1}},
+                 hands={0: {C_INTRIGUE: 1, C_HONOUR: 1}}, stage=S_WINDOW1)
+    out = words(s, [play(C_INTRIGUE), A_CONTINUE, A_CONTINUE, A_CONTINUE])
+    assert out == ["plays INTRIGUE"]
+
+
 # ------------------------------------------------------------------------- gold and seals
 
 def test_gold_is_the_net_change(impl):

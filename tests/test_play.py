@@ -194,7 +194,7 @@ def test_palais_hint_gives_clear_errors():
     bad = runner.invoke(palais, ["hint", "pr1 nonsense"])
     assert bad.exit_code == 1 and "Error:" in bad.output
     missing = runner.invoke(palais, ["hint", "/no/such/file.rec"])
-    assert missing.exit_code == 1 and "cannot read" in missing.output
+    assert missing.exit_code == 1 and "no such game record" in missing.output
 
 
 # ---- analysis ------------------------------------------------------------------------------

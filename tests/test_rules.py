@@ -24,6 +24,7 @@ from engine.constants import (
     S_STEP1, S_TURN_START, S_WINDOW1, S_WINDOW2, S_WINDOW3, S_WINDOW4, S_WINDOW5, TERMINAL,
 )
 from engine.errors import IllegalAction
+from engine.validate import SnapshotError
 from engine.options import RuleOptions
 from engine.rng import Rng
 from engine.random_play import random_action
@@ -1141,7 +1142,7 @@ def test_scoring_tiles_honours_and_hand(impl):
 ])
 def test_park_scoring(impl, n, servants, expected):
     state = position(impl, n, park={}, park_servants={sq(s): q for s, q in servants.items()},
-                     hands={})
+                     hands={}, stage=S_GAME_OVER)
     assert state.scores() == expected
 
 
@@ -1151,7 +1152,7 @@ def test_park_points_are_per_side_component_data(impl):
     state = position(impl, components=comps, park={},
                      park_servants={sq("a1"): 0, sq("b1"): 1, sq("c1"): 1, sq("f2"): 1,
                                     sq("f3"): 0, sq("f4"): 0},
-                     hands={})
+                     hands={}, stage=S_GAME_OVER)
     # rank 1: seat 2 (2) 10, seat 1 (1) 5; file a: seat 1 alone 2; file f: seat 1 (2) 8,
     # seat 2 (1) 0
     assert state.scores() == [5 + 2 + 8, 10 + 0]
@@ -1163,14 +1164,15 @@ def test_park_points_are_per_side_component_data(impl):
     ({20: 0, 21: 1}, {0: 3, 1: 3}, [0.5, 0.5]),    # tied VP and gold: shared
 ])
 def test_winner(impl, owned, gold, expected):
-    state = position(impl, owned=owned, gold=gold, hands={})
+    state = position(impl, owned=owned, gold=gold, hands={}, stage=S_GAME_OVER)
     assert state.returns() == expected
 
 
 def test_winner_shared_among_three(impl):
     # seats 1 and 2: a 10-VP tile each; seat 3: 3 HONOURs and 1 card in hand; seat 4: 3 VP
     assert tile(21).vp == tile(22).vp == 10 and tile(3).vp == 3
-    build = dict(owned={20: 0, 21: 1, 2: 3}, honours={2: 3}, hands={2: {C_GOLD: 1}})
+    build = dict(owned={20: 0, 21: 1, 2: 3}, honours={2: 3}, hands={2: {C_GOLD: 1}},
+                 stage=S_GAME_OVER)
     state = position(impl, 4, gold={0: 1, 1: 1, 2: 1, 3: 5}, **build)
     assert state.scores() == [10, 10, 10, 3]
     assert state.returns() == pytest.approx([1 / 3, 1 / 3, 1 / 3, 0.0])
@@ -1230,7 +1232,8 @@ def test_option_hand_vp_cap(impl, cap, hand, points):
 
 @pytest.mark.parametrize("vp", [0, 3, 5])
 def test_option_honour_vp(impl, vp):
-    state = position(impl, honours={0: 2, 1: 1}, hands={}, options=RuleOptions(honour_vp=vp))
+    state = position(impl, honours={0: 2, 1: 1}, hands={}, options=RuleOptions(honour_vp=vp),
+                     stage=S_GAME_OVER)
     assert state.scores() == [2 * vp, vp]
 
 
@@ -1242,6 +1245,10 @@ def test_option_setup_on_gate_default_allows_the_gate(impl):
 
 
 def test_positions_from_snapshots_keep_their_stage(impl):
-    # from_snapshot runs no automatic step (the helpers rely on it)
-    snap = build_snapshot(impl, stage=S_TURN_START, hands={})
+    # from_snapshot runs no automatic step (the helpers rely on it) ...
+    snap = build_snapshot(impl, stage=S_WINDOW1)
     assert impl.from_snapshot(snap).snapshot() == snap
+    # ... and refuses a stage where one is due, where the game never waits
+    snap = build_snapshot(impl, stage=S_TURN_START, hands={})
+    with pytest.raises(SnapshotError, match="'stage': the game does not wait at TURN_START"):
+        impl.from_snapshot(snap)

@@ -1,0 +1,36 @@
+"""Reading a whole number out of untrusted text without letting its length do harm.
+
+Python's int() refuses more than 4,300 digits with a ValueError (not a NotationError), and
+long runs of digits cost time before any range check can refuse them. Every reader of
+records, positions and tokens converts through `natural`, which looks at the length first:
+no count, seat, round or gold amount the engine reads has more than a few digits.
+"""
+
+from __future__ import annotations
+
+import re
+
+MAX_DIGITS = 20          # significant digits (2**64 has 20); anything longer is out of every range
+_DIGITS = re.compile(r"[0-9]+")
+
+
+def natural(text: str) -> int | None:
+    """The value of a run of decimal digits (leading zeros allowed); None if `text` is not
+    one. A number of more than MAX_DIGITS significant digits comes back as 10**MAX_DIGITS,
+    which is above every range the engine reads, so the caller's range check refuses it."""
+    if not _DIGITS.fullmatch(text):
+        return None
+    significant = text.lstrip("0")
+    if len(significant) > MAX_DIGITS:
+        return 10 ** MAX_DIGITS
+    return int(significant or "0")
+
+
+def shown(text: str, limit: int = 24) -> str:
+    """`text` for an error message: a long one is cut, with its length said."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text)} characters)"
+
+
+__all__ = ["natural", "shown", "MAX_DIGITS"]
