@@ -82,7 +82,7 @@ class OptionSpec:
 
 OPTIONS = (
     OptionSpec("Algorithm", "combo", "ismcts", choices=ALGORITHMS),
-    OptionSpec("Threads", "spin", 1, 1, 256),
+    OptionSpec("Threads", "spin", 1, 1, 64),
     OptionSpec("Hash", "spin", 64, 1, 65536),
     OptionSpec("MultiPV", "spin", 1, 1, 64),
     OptionSpec("Seed", "spin", 0, 0, 2 ** 63 - 1),
@@ -242,6 +242,16 @@ class Engine:
             return [view.legal_actions()[0]]
         except Exception:
             return None
+
+    def prepare(self, on_message=None) -> None:
+        """Be ready to search at once (isready): make the player and start its processes.
+        Does nothing during a search."""
+        if self.busy():
+            return
+        player = self._player_for(on_message or (lambda _text: None))
+        start = getattr(player, "prepare", None)
+        if start is not None:
+            start()
 
     def _player_for(self, on_message):
         if self._player is None:

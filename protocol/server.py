@@ -92,6 +92,10 @@ class Server:
         self.send("priok")
 
     def on_isready(self, _):
+        try:
+            self.engine.prepare(self._info_string)
+        except PalaisError as exc:
+            self.error(str(exc))
         self.send("readyok")
 
     def on_setoption(self, command):

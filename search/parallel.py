@@ -86,6 +86,12 @@ class RootParallelSearch:
     def worker_pids(self) -> list:
         return self._workers.pids() if self._workers is not None else []
 
+    def prepare(self) -> None:
+        """Start the worker processes now and wait until they are ready (else the first
+        search starts them, and waits for them at its end)."""
+        if self._workers is not None:
+            self._workers.start()
+
     def stop(self) -> None:
         """Ask a running search to end; never blocks."""
         self._stopped = True

@@ -7,8 +7,8 @@ parent over its own pipe. The pipe is also the worker's lifeline: only the paren
 other end, so when the parent ends, even killed, the worker reads end-of-file and exits,
 whether it is idle (in recv) or searching (it polls the pipe between chunks of iterations).
 
-Parent to worker: ("job", job), ("stop",), or None (exit). Worker to parent: ("result", value)
-or ("error", text). A worker runs `function(job, poll_stop)`, where `poll_stop()` is True once
+Parent to worker: ("job", job), ("stop",), or None (exit). Worker to parent: ("ready",) once
+it has started, then ("result", value) or ("error", text) for each job. A worker runs `function(job, poll_stop)`, where `poll_stop()` is True once
 the parent asked for a stop and raises ParentGone when the parent has ended.
 """
 
@@ -17,12 +17,14 @@ from __future__ import annotations
 import multiprocessing as mp
 import os
 import threading
+import time
 from multiprocessing.connection import wait
 
 from engine.errors import PalaisError
 
 SPAWN = mp.get_context("spawn")
 CLOSE_GRACE_S = 2.0       # how long close() lets a worker exit by itself before ending it
+START_WAIT_S = 60.0       # how long start() waits for the workers to be ready
 
 
 class WorkerError(PalaisError):
@@ -39,6 +41,10 @@ def _serve(conn, function) -> None:
     os.dup2(devnull, 1)                     # stdout belongs to the parent's protocol
     os.close(devnull)
     stop_requested = False
+    try:
+        conn.send(("ready",))
+    except OSError:
+        return
 
     def poll_stop() -> bool:
         nonlocal stop_requested
@@ -82,12 +88,13 @@ class WorkerPool:
         self.size = size
         self.function = function
         self._workers = []                  # (process, connection)
+        self._ready = set()                 # workers whose ("ready",) was read
         self._send_lock = threading.Lock()  # stop() comes from another thread than submit()
 
     def pids(self) -> list:
         return [process.pid for process, _ in self._workers]
 
-    def _start(self) -> None:
+    def _spawn(self) -> None:
         for _ in range(self.size):
             parent_end, child_end = SPAWN.Pipe()
             process = SPAWN.Process(target=_serve, args=(child_end, self.function), daemon=True,
@@ -95,6 +102,17 @@ class WorkerPool:
             process.start()
             child_end.close()
             self._workers.append((process, parent_end))
+
+    def start(self) -> None:
+        """Start the workers (if they are not running) and wait until every one is ready.
+        Not needed before submit(), which starts them without waiting."""
+        if not self._workers:
+            self._spawn()
+        self._replies(self._unready, "ready", START_WAIT_S)
+
+    @property
+    def _unready(self) -> list:
+        return [i for i in range(len(self._workers)) if i not in self._ready]
 
     def _send_all(self, message) -> None:
         with self._send_lock:
@@ -109,7 +127,7 @@ class WorkerPool:
         if len(jobs) != self.size:
             raise ValueError(f"{len(jobs)} jobs for {self.size} workers")
         if not self._workers:
-            self._start()
+            self._spawn()
         with self._send_lock:
             for (_, conn), job in zip(self._workers, jobs):
                 conn.send(("job", job))
@@ -121,37 +139,53 @@ class WorkerPool:
     def collect(self) -> list:
         """Every worker's result, in job order. On a failure the pool is closed and WorkerError
         raised, once every worker has answered or ended."""
+        return self._replies(range(self.size), "result", None)
+
+    def _replies(self, indices, wanted: str, timeout) -> list:
+        """The next `wanted` reply of each worker in `indices` (a "ready" on the way is noted)."""
         replies, failures = {}, []
-        waiting = {conn: (i, process) for i, (process, conn) in enumerate(self._workers)}
+        waiting = {self._workers[i][1]: (i, self._workers[i][0]) for i in indices}
         by_sentinel = {process.sentinel: conn for process, conn in self._workers}
+        deadline = None if timeout is None else time.monotonic() + timeout
         while waiting:
-            ready = wait(list(waiting) + [process.sentinel for _, process in waiting.values()])
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            ready = wait(list(waiting) + [process.sentinel for _, process in waiting.values()], left)
+            if not ready:
+                failures += [f"search worker {i + 1}: not {wanted} within {timeout} s"
+                             for i, _ in waiting.values()]
+                break
             for item in ready:
                 conn = by_sentinel.get(item, item)
                 if conn not in waiting:
                     continue
-                i, process = waiting.pop(conn)
+                i, process = waiting[conn]
                 try:
                     if conn.poll():
-                        kind, value = conn.recv()
+                        message = conn.recv()
                     else:                   # ended without a word
                         process.join(CLOSE_GRACE_S)
-                        kind, value = "error", f"it ended (exit code {process.exitcode})"
+                        message = ("error", f"it ended (exit code {process.exitcode})")
                 except (EOFError, OSError):
                     process.join(CLOSE_GRACE_S)
-                    kind, value = "error", f"it ended (exit code {process.exitcode})"
-                if kind == "result":
-                    replies[i] = value
+                    message = ("error", f"it ended (exit code {process.exitcode})")
+                if message[0] == "ready":
+                    self._ready.add(i)
+                    if wanted != "ready":
+                        continue
+                del waiting[conn]
+                if message[0] == wanted:
+                    replies[i] = message[1] if len(message) > 1 else None
                 else:
-                    failures.append(f"search worker {i + 1}: {value}")
+                    failures.append(f"search worker {i + 1}: {message[1]}")
         if failures:
             self.close()
             raise WorkerError("; ".join(failures))
-        return [replies[i] for i in range(self.size)]
+        return [replies[i] for i in indices]
 
     def close(self) -> None:
         """End every worker: ask, wait a little, then terminate and kill what is left."""
         workers, self._workers = self._workers, []
+        self._ready = set()
         with self._send_lock:
             for _, conn in workers:
                 try:

@@ -133,6 +133,16 @@ def test_threads_2_answers_go_stop_and_quit_and_leaves_no_process(engine):
     assert none_alive_within(pids) == set()
 
 
+def test_isready_starts_the_search_processes_and_quit_ends_them(engine):
+    engine.send("setoption name Threads value 3", "isready")
+    engine.until(lambda line: line == "readyok")
+    pids = descendants(engine.process.pid)
+    assert len(pids) >= 2                       # two workers (and multiprocessing's resource tracker)
+    engine.send("quit")
+    assert engine.exits() == 0
+    assert none_alive_within(pids) == set()
+
+
 @pytest.mark.parametrize("end", ["sigkill", "sigterm", "end of input"])
 def test_search_processes_end_with_the_engine_even_mid_search(engine, end):
     engine.send("setoption name Threads value 3", "position start players 3 seed 2", "go infinite")
