@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import signal
 import threading
 import time
 from multiprocessing.connection import wait
@@ -25,6 +26,7 @@ from engine.errors import PalaisError
 SPAWN = mp.get_context("spawn")
 CLOSE_GRACE_S = 2.0       # how long close() lets a worker exit by itself before ending it
 START_WAIT_S = 60.0       # how long start() waits for the workers to be ready
+STOP_WAIT_S = 10.0        # how long after stop() a worker may take to answer its job
 
 
 class WorkerError(PalaisError):
@@ -37,6 +39,7 @@ class ParentGone(Exception):
 
 def _serve(conn, function) -> None:
     """A worker's life: run each job it is sent until told to exit or the parent is gone."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)    # Ctrl-C is the parent's; we end with it
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)                     # stdout belongs to the parent's protocol
     os.close(devnull)
@@ -89,6 +92,7 @@ class WorkerPool:
         self.function = function
         self._workers = []                  # (process, connection)
         self._ready = set()                 # workers whose ("ready",) was read
+        self._stopped_at = None             # when stop() was sent for the current jobs
         self._send_lock = threading.Lock()  # stop() comes from another thread than submit()
 
     def pids(self) -> list:
@@ -129,17 +133,29 @@ class WorkerPool:
         if not self._workers:
             self._spawn()
         with self._send_lock:
+            self._stopped_at = None
             for (_, conn), job in zip(self._workers, jobs):
                 conn.send(("job", job))
 
     def stop(self) -> None:
-        """Ask every worker to end its job now; never blocks for long."""
+        """Ask every worker to end its job now; never blocks for long. A worker that has not
+        answered STOP_WAIT_S later is ended, and collect() reports it."""
+        with self._send_lock:
+            if self._stopped_at is None:
+                self._stopped_at = time.monotonic()
         self._send_all(("stop",))
 
     def collect(self) -> list:
         """Every worker's result, in job order. On a failure the pool is closed and WorkerError
         raised, once every worker has answered or ended."""
         return self._replies(range(self.size), "result", None)
+
+    def _overdue(self, i: int, now: float) -> bool:
+        """Worker i was asked to stop (or to start) too long ago and has not answered."""
+        stopped_at = self._stopped_at
+        if stopped_at is None:
+            return False
+        return now >= stopped_at + (STOP_WAIT_S if i in self._ready else START_WAIT_S)
 
     def _replies(self, indices, wanted: str, timeout) -> list:
         """The next `wanted` reply of each worker in `indices` (a "ready" on the way is noted)."""
@@ -148,12 +164,16 @@ class WorkerPool:
         by_sentinel = {process.sentinel: conn for process, conn in self._workers}
         deadline = None if timeout is None else time.monotonic() + timeout
         while waiting:
-            left = None if deadline is None else max(0.0, deadline - time.monotonic())
-            ready = wait(list(waiting) + [process.sentinel for _, process in waiting.values()], left)
-            if not ready:
-                failures += [f"search worker {i + 1}: not {wanted} within {timeout} s"
-                             for i, _ in waiting.values()]
+            # Wait in slices, to notice a stop() sent meanwhile and bound the wait after it.
+            now = time.monotonic()
+            late = [i for i, _ in waiting.values()
+                    if (deadline is not None and now >= deadline)
+                    or (wanted == "result" and self._overdue(i, now))]
+            if late:
+                failures += [f"search worker {i + 1}: no answer in time" for i in late]
                 break
+            left = 0.25 if deadline is None else min(0.25, max(0.0, deadline - now))
+            ready = wait(list(waiting) + [process.sentinel for _, process in waiting.values()], left)
             for item in ready:
                 conn = by_sentinel.get(item, item)
                 if conn not in waiting:
