@@ -96,6 +96,9 @@ class Server:
             self.engine.prepare(self._info_string)
         except PalaisError as exc:
             self.error(str(exc))
+        except Exception as exc:                # readyok must come whatever happens
+            traceback.print_exc(file=sys.stderr)
+            self.error(f"could not get ready to search: {type(exc).__name__}: {exc}")
         self.send("readyok")
 
     def on_setoption(self, command):

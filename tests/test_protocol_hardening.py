@@ -280,3 +280,19 @@ def test_movetime_is_the_search_time_and_move_overhead_comes_off_clocks_only(ove
     assert e.limits_for(Go(movetime_ms=500)).time_ms == 500
     clock = e.limits_for(Go(time_ms=((0, 60_000),), inc_ms=((0, 1_000),))).time_ms
     assert clock == 60_000 // 20 + 1_000 * 4 // 5 - overhead
+
+
+def test_isready_is_answered_even_when_getting_ready_fails(monkeypatch):
+    import protocol.engine
+
+    def broken(params):
+        raise RuntimeError("no player today")
+    monkeypatch.setattr(protocol.engine, "make_player", broken)
+    s = Session()
+    s.send("position start players 2 seed 1", "isready")
+    assert s.new_lines() == ["info string error: could not get ready to search: RuntimeError: no player today",
+                             "readyok"]
+    s.send("go iterations 100")
+    lines = s.new_lines()
+    assert lines[0].startswith("info string error: the search failed (RuntimeError: no player today)")
+    assert len(lines) == 2 and lines[1].startswith("bestmove ")
