@@ -9,6 +9,8 @@ Blocking contracts (DESIGN.md habit 1):
   that thread, `on_bestmove` exactly once, even when the search fails.
 - `stop` never blocks. A `stop` with no search running is ignored.
 - `wait` blocks until the running search has reported its bestmove.
+- `prepare` (isready) makes the player; with Threads > 1 it blocks until the search
+  processes are up.
 The facade knows nothing of text lines: the server formats what it reports.
 """
 
