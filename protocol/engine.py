@@ -134,7 +134,7 @@ class Engine:
         search = self._current
         return search is not None and not search.reported
 
-    def _idle(self, what: str) -> None:
+    def ensure_idle(self, what: str) -> None:
         """Return once no search runs; after `stop`, wait for the stopped search's bestmove."""
         search = self._current
         if search is None or search.done.is_set():
@@ -145,7 +145,7 @@ class Engine:
             raise EngineError(f"cannot {what}: the stopped search has not answered yet")
 
     def set_option(self, name: str, text) -> None:
-        self._idle("set an option")
+        self.ensure_idle("set an option")
         spec = OPTION_BY_NAME.get(name.lower())
         if spec is None:
             raise EngineError(f"unknown option '{name}' (options: {', '.join(s.name for s in OPTIONS)})")
@@ -161,11 +161,11 @@ class Engine:
         self._drop_player()
 
     def new_game(self) -> None:
-        self._idle("start a new game")
+        self.ensure_idle("start a new game")
         self._drop_player()
 
     def set_position(self, command) -> None:
-        self._idle("change the position")
+        self.ensure_idle("change the position")
         view, seat = seat_view(command, self.components)
         self.view, self.seat = view, seat
         self.has_position = True
@@ -202,7 +202,7 @@ class Engine:
         """Start searching; never blocks (but after `stop`, see the module's contracts).
         on_bestmove(turn or None) is called exactly once; on_message(text) gets notes and
         errors for people (the server writes them as `info string`)."""
-        self._idle("start a search")
+        self.ensure_idle("start a search")
         if not self.has_position:
             raise EngineError("no position: send 'position ...' first")
         limits = self.limits_for(command)

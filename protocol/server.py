@@ -151,8 +151,7 @@ class Server:
     def on_hint(self, command):
         from search.players import make_player
         from search.params import SearchLimits
-        if self.engine.busy():
-            raise PalaisError("cannot give a hint during a search; send stop first")
+        self.engine.ensure_idle("give a hint")
         view = self._need_position()
         limits = SearchLimits(iterations=command.iterations, time_ms=command.movetime_ms) \
             if (command.iterations or command.movetime_ms) else SearchLimits(time_ms=1000)
