@@ -109,7 +109,6 @@ class _Search:
         self.stop = threading.Event()
         self.reported = False            # the bestmove is being written: the engine is idle
         self.done = threading.Event()    # the bestmove line is written
-        self.in_player = False           # the player's search is running (stop may reach it)
         self.thread = None
 
 
@@ -283,15 +282,9 @@ class Engine:
                 player.stop()
             on_info(Report(p, final=False))
 
-        with self._lock:
-            search.in_player = True
-            if search.stop.is_set():
-                player.stop()
-        try:
-            result = player.search(view, self.seat, limits, callback=progress, top_k=multipv)
-        finally:
-            with self._lock:
-                search.in_player = False
+        # A stop that came before the player's search began is seen by progress(), at the
+        # end of the first chunk (a player ignores stop() while it is not searching).
+        result = player.search(view, self.seat, limits, callback=progress, top_k=multipv)
         if not result.best_turn:              # stopped before the first iteration
             result.best_turn = self._fallback_turn()
         on_info(Report(result, final=True))
@@ -306,8 +299,9 @@ class Engine:
             if search is None or search.reported:
                 return
             search.stop.set()
-            if search.in_player and self._player is not None:
-                self._player.stop()
+            player = self._player
+        if player is not None:
+            player.stop()                 # ignored by the player if its search has ended
 
     def wait(self, timeout: float | None = None) -> bool:
         """Block until the running search has reported its bestmove (False on timeout)."""

@@ -17,6 +17,7 @@ from engine.constants import S_DRAW
 from ._ismcts import TreeSearch
 from .params import SearchLimits, SearchParams
 from .result import Candidate, Progress, SearchResult
+from .stopping import StopSwitch
 
 CHUNK_ITERATIONS = 256
 POLICY_CODES = {"uniform": 0, "heuristic": 1}
@@ -59,15 +60,13 @@ class MCTSSearch:
         if self.params.algorithm not in ("ismcts", "mcts"):
             raise ValueError("MCTSSearch runs ismcts or mcts")
         self.determinize = self.params.algorithm == "ismcts"
-        self._tree = None
-        self._stopped = False
+        self._stop = StopSwitch()
         self._searches = 0
 
     def stop(self) -> None:
-        """Ask a running search to end after its current iteration. Never blocks."""
-        self._stopped = True
-        if self._tree is not None:
-            self._tree.stop_flag = 1
+        """Ask a running search to end after its current iteration. Never blocks; ignored
+        when no search runs."""
+        self._stop.stop()
 
     def root_for(self, state, seat: int):
         if self.determinize:
@@ -82,11 +81,16 @@ class MCTSSearch:
         root = self.root_for(state, seat)
         seed = self.params.seed + 0x9E37 * self._searches
         self._searches += 1
+        self._stop.begin()
+        try:
+            return self._search(root, seat, limits, callback, top_k, seed)
+        finally:
+            self._stop.end()
+
+    def _search(self, root, seat, limits, callback, top_k, seed) -> SearchResult:
         tree = new_tree(self.params, self.determinize, seed)
         tree.set_root(root, seat)
-        self._tree = tree
-        if self._stopped:
-            tree.stop_flag = 1
+        self._stop.on_stop(lambda: setattr(tree, "stop_flag", 1))
         start = TreeSearch.clock_ms()
         deadline = start + limits.time_ms if limits.time_ms else 0.0
         done = 0
@@ -110,8 +114,6 @@ class MCTSSearch:
                 break
             if deadline and TreeSearch.clock_ms() >= deadline:
                 break
-        self._tree = None
-        self._stopped = False
         stats = tree.stats()
         candidates = self._candidates(tree, root, seat, top_k)
         return SearchResult(

@@ -17,6 +17,7 @@ from ._ismcts import TreeSearch
 from .mcts import MCTSSearch
 from .params import SearchLimits, SearchParams
 from .result import Candidate, SearchResult
+from .stopping import StopSwitch
 from .workers import WorkerPool
 
 ALL_ACTIONS = 128  # each tree reports every root action; the merge keeps the top K
@@ -39,8 +40,6 @@ def _search_one(job, poll_stop):
         if poll_stop():
             searcher.stop()
 
-    if poll_stop():
-        searcher.stop()
     return searcher.search(state, seat, limits, callback=watch, top_k=top_k)
 
 
@@ -80,7 +79,7 @@ class RootParallelSearch:
         self.processes = processes
         self.local = MCTSSearch(params)
         self._workers = WorkerPool(processes - 1, _search_one) if processes > 1 else None
-        self._stopped = False
+        self._stop = StopSwitch()
         self._searches = 0
 
     def worker_pids(self) -> list:
@@ -93,11 +92,11 @@ class RootParallelSearch:
             self._workers.start()
 
     def stop(self) -> None:
-        """Ask a running search to end; never blocks."""
-        self._stopped = True
-        self.local.stop()
-        if self._workers is not None:
-            self._workers.stop()
+        """Ask a running search to end; never blocks; ignored when no search runs."""
+        if self._stop.stop():
+            self.local.stop()
+            if self._workers is not None:
+                self._workers.stop()
 
     def close(self) -> None:
         if self._workers is not None:
@@ -113,6 +112,14 @@ class RootParallelSearch:
         limits = limits or SearchLimits(iterations=10_000)
         seat = state.to_move if seat is None else seat
         self._searches += 1
+        self._stop.begin()
+
+        def watch(progress):                  # a stop that came before the local search began
+            if self._stop.requested:
+                self.local.stop()
+            if callback is not None:
+                callback(progress)
+
         try:
             if self._workers is not None:
                 deadline_ms = TreeSearch.clock_ms() + limits.time_ms if limits.time_ms else 0.0
@@ -120,11 +127,11 @@ class RootParallelSearch:
                     (state.snapshot(), state.components, state.options,
                      self.params.with_(seed=self.params.seed + 1_000_003 * (i + 1) + self._searches),
                      seat, limits, deadline_ms, ALL_ACTIONS) for i in range(self.processes - 1)])
-                if self._stopped:
+                if self._stop.requested:
                     self._workers.stop()
-            results = [self.local.search(state, seat, limits, callback=callback, top_k=ALL_ACTIONS)]
+            results = [self.local.search(state, seat, limits, callback=watch, top_k=ALL_ACTIONS)]
             if self._workers is not None:
-                if self._stopped or limits.infinite:
+                if self._stop.requested or limits.infinite:
                     self._workers.stop()      # an infinite search ends when this one is stopped
                 results.extend(self._workers.collect())
         except BaseException:
@@ -132,5 +139,5 @@ class RootParallelSearch:
                 self._workers.close()         # no answer of this search may reach the next
             raise
         finally:
-            self._stopped = False
+            self._stop.end()
         return merge_results(results, seat, top_k)
