@@ -2,11 +2,15 @@
 
 Blocking contracts (DESIGN.md habit 1):
 - `set_option`, `new_game` and `set_position` return at once. They refuse while a search
-  runs (EngineBusy).
-- `go` never blocks. The search runs on a worker thread, whose work is nogil C in chunks;
-  `on_info` and `on_bestmove` are called from that thread.
-- `stop` never blocks.
+  runs (EngineBusy), except after `stop`: then they wait for the stopped search's bestmove
+  (a short wait, bounded), so a GUI may pipeline `stop`, `position`, `go`.
+- `go` never blocks (but as above after `stop`). The search runs on a worker thread, whose
+  work is nogil C in chunks; `on_info`, `on_message` and `on_bestmove` are called from
+  that thread, `on_bestmove` exactly once, even when the search fails.
+- `stop` never blocks. A `stop` with no search running is ignored.
 - `wait` blocks until the running search has reported its bestmove.
+- `prepare` (isready) makes the player; with Threads > 1 it blocks until the search
+  processes are up.
 The facade knows nothing of text lines: the server formats what it reports.
 """
 
@@ -18,11 +22,16 @@ from dataclasses import dataclass
 from engine.components import default_components
 from engine.constants import S_DRAW
 from engine.errors import PalaisError
-from search.params import ALGORITHMS, ROLLOUT_POLICIES, SearchLimits, SearchParams
+from search.params import (ALGORITHMS, ROLLOUT_POLICIES, SearchLimits, SearchParams,
+                           tree_memory_cap_mb)
 from search.players import make_player
 
 from .commands import Go
 from .session import seat_view
+
+
+STOPPING_WAIT_S = 30.0   # how long a command after `stop` waits for the stopped search's bestmove
+CLOSE_WAIT_S = 5.0       # how long `close` waits for a stopped search before ending the workers
 
 
 class EngineError(PalaisError):
@@ -75,7 +84,7 @@ class OptionSpec:
 
 OPTIONS = (
     OptionSpec("Algorithm", "combo", "ismcts", choices=ALGORITHMS),
-    OptionSpec("Threads", "spin", 1, 1, 256),
+    OptionSpec("Threads", "spin", 1, 1, 64),
     OptionSpec("Hash", "spin", 64, 1, 65536),
     OptionSpec("MultiPV", "spin", 1, 1, 64),
     OptionSpec("Seed", "spin", 0, 0, 2 ** 63 - 1),
@@ -93,6 +102,16 @@ class Report:
     final: bool
 
 
+class _Search:
+    """One `go`: its thread, its stop request, and how far its bestmove is."""
+
+    def __init__(self):
+        self.stop = threading.Event()
+        self.reported = False            # the bestmove is being written: the engine is idle
+        self.done = threading.Event()    # the bestmove line is written
+        self.thread = None
+
+
 class Engine:
     def __init__(self, components=None):
         self.components = components or default_components()
@@ -101,10 +120,8 @@ class Engine:
         self.seat = None
         self.has_position = False
         self._player = None
-        self._thread = None
-        self._stop_requested = threading.Event()
-        self._searching = False
-        self._searches = 0
+        self._current = None          # the latest _Search
+        self._lock = threading.Lock()  # between stop() (reader) and the search thread
 
     # ------------------------------------------------------------------ options, position
     def option_lines(self) -> list:
@@ -113,14 +130,21 @@ class Engine:
     def busy(self) -> bool:
         """True from `go` until the bestmove is being reported (not until the thread ends:
         a GUI may send the next position the moment it reads the bestmove)."""
-        return self._searching
+        search = self._current
+        return search is not None and not search.reported
 
-    def _idle(self, what: str) -> None:
-        if self.busy():
+    def ensure_idle(self, what: str) -> None:
+        """Return once no search runs; after `stop`, wait for the stopped search's bestmove."""
+        search = self._current
+        if search is None or search.done.is_set():
+            return
+        if not search.stop.is_set() and not search.reported:
             raise EngineError(f"cannot {what} during a search; send stop first")
+        if not search.done.wait(STOPPING_WAIT_S):
+            raise EngineError(f"cannot {what}: the stopped search has not answered yet")
 
     def set_option(self, name: str, text) -> None:
-        self._idle("set an option")
+        self.ensure_idle("set an option")
         spec = OPTION_BY_NAME.get(name.lower())
         if spec is None:
             raise EngineError(f"unknown option '{name}' (options: {', '.join(s.name for s in OPTIONS)})")
@@ -133,32 +157,37 @@ class Engine:
             if not 0 <= number <= 10:
                 raise EngineError("option Exploration: must be in 0..10")
         self.values[spec.name] = value
-        self._player = None
+        self._drop_player()
 
     def new_game(self) -> None:
-        self._idle("start a new game")
-        self._player = None
+        self.ensure_idle("start a new game")
+        self._drop_player()
 
     def set_position(self, command) -> None:
-        self._idle("change the position")
+        self.ensure_idle("change the position")
         view, seat = seat_view(command, self.components)
         self.view, self.seat = view, seat
         self.has_position = True
 
+    def hash_mb(self) -> int:
+        """The Hash option, capped to what each search process can hold on this machine."""
+        return min(self.values["Hash"], tree_memory_cap_mb(self.values["Threads"]))
+
     def params(self) -> SearchParams:
         v = self.values
-        return SearchParams(algorithm=v["Algorithm"], processes=v["Threads"], hash_mb=v["Hash"],
+        return SearchParams(algorithm=v["Algorithm"], processes=v["Threads"], hash_mb=self.hash_mb(),
                             seed=v["Seed"], exploration=float(v["Exploration"]),
                             rollout_policy=v["Rollout Policy"])
 
     # ------------------------------------------------------------------ search
     def limits_for(self, go: Go) -> SearchLimits:
+        """`movetime` is the search's time exactly; Move Overhead is kept back from clocks only."""
         overhead = self.values["Move Overhead"]
         if go.infinite:
             return SearchLimits(infinite=True, iterations=go.iterations, nodes=go.nodes)
         time_ms = None
         if go.movetime_ms:
-            time_ms = max(1, go.movetime_ms - overhead)
+            time_ms = go.movetime_ms
         else:
             left = dict(go.time_ms).get(self.seat)
             if left is not None:
@@ -168,71 +197,122 @@ class Engine:
             return SearchLimits(infinite=True)
         return SearchLimits(iterations=go.iterations, nodes=go.nodes, time_ms=time_ms)
 
-    def go(self, command: Go, on_info, on_bestmove) -> None:
-        """Start searching; never blocks. on_bestmove(turn or None) is called exactly once."""
-        self._idle("start a search")
+    def go(self, command: Go, on_info, on_bestmove, on_message=None) -> None:
+        """Start searching; never blocks (but after `stop`, see the module's contracts).
+        on_bestmove(turn or None) is called exactly once; on_message(text) gets notes and
+        errors for people (the server writes them as `info string`)."""
+        self.ensure_idle("start a search")
         if not self.has_position:
             raise EngineError("no position: send 'position ...' first")
-        self._stop_requested.clear()
         limits = self.limits_for(command)
         multipv = command.multipv or self.values["MultiPV"]
-        self._searching = True
-        self._thread = threading.Thread(target=self._search, daemon=True,
-                                        args=(limits, multipv, on_info, self._finish(on_bestmove)))
-        self._thread.start()
+        search = _Search()
+        search.thread = threading.Thread(
+            target=self._run, daemon=True,
+            args=(search, limits, multipv, on_info, on_bestmove, on_message or (lambda _text: None)))
+        self._current = search
+        search.thread.start()
 
-    def _finish(self, on_bestmove):
-        """on_bestmove, once the engine is idle again."""
-        def report(turn):
-            self._searching = False
-            on_bestmove(turn)
-        return report
+    def _run(self, search, limits, multipv, on_info, on_bestmove, on_message) -> None:
+        """The search thread: one bestmove, whatever happens; a failed search answers with a
+        legal fallback and leaves the engine ready for the next `go`."""
+        turn = None
+        try:
+            try:
+                turn = self._search(search, limits, multipv, on_info, on_message)
+            except Exception as exc:
+                self._drop_player()
+                turn = self._fallback_turn()
+                on_message(f"error: the search failed ({type(exc).__name__}: {exc}); "
+                           f"answering with the first legal action")
+                if limits.infinite:
+                    search.stop.wait()
+        finally:
+            with self._lock:
+                search.reported = True
+            try:
+                on_bestmove(turn)
+            finally:
+                search.done.set()
 
-    def _search(self, limits, multipv, on_info, on_bestmove) -> None:
+    def _fallback_turn(self):
+        view = self.view
+        try:
+            if view is None or view.is_terminal() or view.stage == S_DRAW:
+                return None
+            return [view.legal_actions()[0]]
+        except Exception:
+            return None
+
+    def prepare(self, on_message=None) -> None:
+        """Be ready to search at once (isready): make the player and start its processes.
+        Does nothing during a search."""
+        if self.busy():
+            return
+        player = self._player_for(on_message or (lambda _text: None))
+        start = getattr(player, "prepare", None)
+        if start is not None:
+            start()
+
+    def _player_for(self, on_message):
+        if self._player is None:
+            params = self.params()
+            if params.hash_mb < self.values["Hash"]:
+                on_message(f"Hash {self.values['Hash']} MiB is more than this machine can hold: "
+                           f"each of the {params.processes} search processes uses {params.hash_mb} MiB")
+            self._player = make_player(params)
+        return self._player
+
+    def _drop_player(self) -> None:
+        player, self._player = self._player, None
+        closer = getattr(player, "close", None)
+        if closer is not None:
+            closer()
+
+    def _search(self, search, limits, multipv, on_info, on_message):
         view = self.view
         if view is None or view.is_terminal() or view.stage == S_DRAW:
             if limits.infinite:
-                self._stop_requested.wait()
-            on_bestmove(None)
-            return
-        if self._player is None:
-            self._player = make_player(self.params())
-        player = self._player
-        stopped = self._stop_requested
+                search.stop.wait()
+            return None
+        player = self._player_for(on_message)
 
         def progress(p):
-            if stopped.is_set():
+            if search.stop.is_set():
                 player.stop()
             on_info(Report(p, final=False))
 
-        if stopped.is_set():
-            player.stop()
+        # A stop that came before the player's search began is seen by progress(), at the
+        # end of the first chunk (a player ignores stop() while it is not searching).
         result = player.search(view, self.seat, limits, callback=progress, top_k=multipv)
         if not result.best_turn:              # stopped before the first iteration
-            result.best_turn = [view.legal_actions()[0]]
+            result.best_turn = self._fallback_turn()
         on_info(Report(result, final=True))
         if limits.infinite:
-            stopped.wait()
-        on_bestmove(result.best_turn)
+            search.stop.wait()
+        return result.best_turn
 
     def stop(self) -> None:
-        """Ask the running search to end; never blocks."""
-        self._stop_requested.set()
-        player = self._player
+        """Ask the running search to end; never blocks. Ignored when no search runs."""
+        with self._lock:
+            search = self._current
+            if search is None or search.reported:
+                return
+            search.stop.set()
+            player = self._player
         if player is not None:
-            player.stop()
+            player.stop()                 # ignored by the player if its search has ended
 
     def wait(self, timeout: float | None = None) -> bool:
         """Block until the running search has reported its bestmove (False on timeout)."""
-        thread = self._thread
-        if thread is None:
+        search = self._current
+        if search is None:
             return True
-        thread.join(timeout)
-        return not thread.is_alive()
+        search.thread.join(timeout)
+        return not search.thread.is_alive()
 
     def close(self) -> None:
+        """Stop, give the search a moment to answer, and end every search process."""
         self.stop()
-        self.wait()
-        closer = getattr(self._player, "close", None)
-        if closer is not None:
-            closer()
+        self.wait(CLOSE_WAIT_S)
+        self._drop_player()

@@ -2,14 +2,18 @@
 
 It only parses, dispatches and prints; the Engine facade does the work. Every line written
 goes through one lock, so the search thread's info lines and the reader's answers never
-interleave inside a line. Only protocol reaches the output stream.
+interleave inside a line. Only protocol reaches the output stream. No line ends the engine
+but `quit`: an unexpected failure in a handler is one error line (and a traceback on
+stderr), and the loop goes on.
 """
 
 from __future__ import annotations
 
+import signal
 import sys
 import threading
 import time
+import traceback
 
 from engine.board_text import board_lines
 from engine.errors import PalaisError
@@ -51,26 +55,33 @@ class Server:
     # ------------------------------------------------------------------ the loop
     def handle(self, line: str) -> bool:
         """Act on one line; False once the engine should exit."""
-        command = parse_line(line)
-        if command is None:
-            return True
-        if isinstance(command, ParseError):
-            self.error(command.message)
-            return True
-        if isinstance(command, Quit):
-            self.engine.close()
-            return False
         try:
+            command = parse_line(line)
+            if command is None:
+                return True
+            if isinstance(command, ParseError):
+                self.error(command.message)
+                return True
+            if isinstance(command, Quit):
+                self.engine.close()
+                return False
             self.handlers[type(command)](command)
         except PalaisError as exc:
             self.error(str(exc))
+        except Exception as exc:                # a defect: say so, keep serving
+            traceback.print_exc(file=sys.stderr)
+            word = line.split()[0] if line.split() else ""
+            self.error(f"internal error in '{word}': {type(exc).__name__}: {exc}")
         return True
 
     def run(self, lines) -> None:
-        for line in lines:
-            if not self.handle(line):
-                return
-        self.engine.close()
+        """Serve until `quit` or the end of `lines`; the search processes end with it."""
+        try:
+            for line in lines:
+                if not self.handle(line):
+                    return
+        finally:
+            self.engine.close()
 
     # ------------------------------------------------------------------ handlers
     def on_pri(self, _):
@@ -81,6 +92,13 @@ class Server:
         self.send("priok")
 
     def on_isready(self, _):
+        try:
+            self.engine.prepare(self._info_string)
+        except PalaisError as exc:
+            self.error(str(exc))
+        except Exception as exc:                # readyok must come whatever happens
+            traceback.print_exc(file=sys.stderr)
+            self.error(f"could not get ready to search: {type(exc).__name__}: {exc}")
         self.send("readyok")
 
     def on_setoption(self, command):
@@ -94,7 +112,7 @@ class Server:
 
     def on_go(self, command):
         self._last_info = 0.0
-        self.engine.go(command, self._report, self._bestmove)
+        self.engine.go(command, self._report, self._bestmove, self._info_string)
 
     def on_stop(self, _):
         self.engine.stop()
@@ -106,6 +124,9 @@ class Server:
         self._last_info = now
         for line in info_lines(report.result, report.final):
             self.send(line)
+
+    def _info_string(self, text: str) -> None:
+        self.send(f"info string {text}")
 
     def _bestmove(self, turn) -> None:
         self.send("bestmove " + (turn_to_text(turn) if turn else "(none)"))
@@ -130,8 +151,7 @@ class Server:
     def on_hint(self, command):
         from search.players import make_player
         from search.params import SearchLimits
-        if self.engine.busy():
-            raise PalaisError("cannot give a hint during a search; send stop first")
+        self.engine.ensure_idle("give a hint")
         view = self._need_position()
         limits = SearchLimits(iterations=command.iterations, time_ms=command.movetime_ms) \
             if (command.iterations or command.movetime_ms) else SearchLimits(time_ms=1000)
@@ -168,5 +188,11 @@ def info_lines(result, final: bool) -> list:
 
 def main() -> None:
     """Serve PRI on standard input and output until `quit` or the end of input."""
+    signal.signal(signal.SIGTERM, _exit_on_signal)
     server = Server(sys.stdout)
     server.run(sys.stdin)
+
+
+def _exit_on_signal(signum, _frame):
+    """SIGTERM ends the engine like the end of input: the search processes end with it."""
+    sys.exit(128 + signum)

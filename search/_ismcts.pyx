@@ -335,6 +335,7 @@ cdef class TreeSearch:
             memcpy(&self.root, &s.st, sizeof(GameState))
         self.seat = seat
         self.root_state = state
+        self.stop_flag = 0
         self.tree.iterations = 0
         self.tree.node_visits = 0
         memset(self.tree.root_reward, 0, sizeof(self.tree.root_reward))

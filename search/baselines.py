@@ -15,7 +15,8 @@ from ._ismcts import TreeSearch
 from ._policy import estimated_scores, finish_turn
 from .mcts import continue_turn, new_tree
 from .params import SearchLimits, SearchParams
-from .result import Candidate, SearchResult, sum_edges
+from .result import Candidate, Progress, SearchResult, sum_edges
+from .stopping import StopSwitch
 
 
 def one_action_result(seat: int, action: int, n_players: int) -> SearchResult:
@@ -84,22 +85,27 @@ class PIMCSearch:
 
     def __init__(self, params: SearchParams | None = None):
         self.params = params or SearchParams(algorithm="pimc")
-        self._trees = []
-        self._stopped = False
+        self._stop = StopSwitch()
         self._searches = 0
 
     def stop(self) -> None:
-        self._stopped = True
-        for tree in self._trees:
-            tree.stop_flag = 1
+        """Ask a running search to end; never blocks; ignored when no search runs."""
+        self._stop.stop()
 
     def search(self, state, seat=None, limits=None, callback=None, top_k=5) -> SearchResult:
         limits = limits or SearchLimits(iterations=10_000)
         seat = state.to_move if seat is None else seat
-        view = seat_view(state, seat)
-        k = self.params.determinizations
         seed = self.params.seed + 0x9E37 * self._searches
         self._searches += 1
+        self._stop.begin()
+        try:
+            return self._search(state, seat, limits, callback, top_k, seed)
+        finally:
+            self._stop.end()
+
+    def _search(self, state, seat, limits, callback, top_k, seed) -> SearchResult:
+        view = seat_view(state, seat)
+        k = self.params.determinizations
         rng = Rng(seed)
         start = TreeSearch.clock_ms()
         per_world_ms = limits.time_ms / k if limits.time_ms else 0.0
@@ -110,12 +116,12 @@ class PIMCSearch:
         worlds = []
         done = 0
         for i in range(k):
-            if self._stopped:
+            if self._stop.requested:
                 break
             world = view.determinize(seat, rng)
             tree = new_tree(self.params.with_(hash_mb=hash_mb), False, seed + i + 1)
             tree.set_root(world, seat)
-            self._trees.append(tree)
+            self._stop.on_stop(lambda tree=tree: setattr(tree, "stop_flag", 1))
             deadline = TreeSearch.clock_ms() + per_world_ms if per_world_ms else 0.0
             if limits.infinite and not (per_world_iterations or per_world_ms or per_world_nodes):
                 per_world_iterations = 10_000
@@ -123,8 +129,8 @@ class PIMCSearch:
             worlds.append((tree, world))
             for edge in tree.node_edges(tree.key_for(world)) or []:
                 totals.setdefault(edge.action, []).append((edge, tree, world))
-        self._trees = []
-        self._stopped = False
+            if callback is not None:        # between worlds: progress, and a chance to stop
+                callback(Progress(done, 0, TreeSearch.clock_ms() - start, lambda: None))
         summed = {action: sum_edges([e for e, _, _ in where]) for action, where in totals.items()}
         ranked = sorted(((e.visits, -a, a) for a, e in summed.items() if e.visits > 0), reverse=True)[:top_k]
         candidates = []

@@ -21,6 +21,7 @@ from engine.constants import S_DRAW
 from ._ismcts import TreeSearch
 from .params import SearchLimits, SearchParams
 from .result import Candidate, Progress, SearchResult
+from .stopping import StopSwitch
 
 CHUNK_ITERATIONS = 256
 REUSE_MAX_FILL = 0.5
@@ -73,8 +74,7 @@ class MCTSSearch:
         if self.params.algorithm not in ("ismcts", "mcts"):
             raise ValueError("MCTSSearch runs ismcts or mcts")
         self.determinize = self.params.algorithm == "ismcts"
-        self._tree = None
-        self._stopped = False
+        self._stop = StopSwitch()
         self._searches = 0
         self.last_tree = None          # the tree of the last search (the analysis core walks it)
         self._last_seat = None
@@ -90,10 +90,9 @@ class MCTSSearch:
         return tree
 
     def stop(self) -> None:
-        """Ask a running search to end after its current iteration. Never blocks."""
-        self._stopped = True
-        if self._tree is not None:
-            self._tree.stop_flag = 1
+        """Ask a running search to end after its current iteration. Never blocks; ignored
+        when no search runs."""
+        self._stop.stop()
 
     def root_for(self, state, seat: int):
         if self.determinize:
@@ -108,16 +107,22 @@ class MCTSSearch:
         root = self.root_for(state, seat)
         seed = self.params.seed + 0x9E37 * self._searches
         self._searches += 1
+        self._stop.begin()
+        try:
+            return self._search(root, seat, limits, callback, top_k, seed)
+        finally:
+            self._stop.end()
+
+    def _search(self, root, seat, limits, callback, top_k, seed) -> SearchResult:
         tree = self._reusable_tree(root, seat)
         if tree is None:
             tree = new_tree(self.params, self.determinize, seed)
         else:
             tree.reseed(seed & ((1 << 64) - 1))
-        tree.set_root(root, seat)
+        tree.set_root(root, seat)                 # (also clears a stop flag left from before)
         self._last_seat = seat
-        self._tree = tree
-        if self._stopped:
-            tree.stop_flag = 1
+        self.last_tree = tree
+        self._stop.on_stop(lambda: setattr(tree, "stop_flag", 1))
         start = TreeSearch.clock_ms()
         deadline = start + limits.time_ms if limits.time_ms else 0.0
         done = 0
@@ -141,9 +146,6 @@ class MCTSSearch:
                 break
             if deadline and TreeSearch.clock_ms() >= deadline:
                 break
-        self._tree = None
-        self._stopped = False
-        self.last_tree = tree
         stats = tree.stats()
         candidates = self._candidates(tree, root, seat, top_k)
         return SearchResult(

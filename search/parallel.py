@@ -3,26 +3,24 @@
 Each worker process searches the same root (sent as a snapshot) with its own seed and the
 same limits; the root statistics are then summed by action, and each candidate's line comes
 from the tree that visited its first action most. Processes, not threads, share the work
-(DESIGN.md: no Python threads doing search under the GIL). The pool stays up between
-searches; `close()` ends it. `stop()` reaches the workers through a shared event, checked
-between chunks of iterations.
+(DESIGN.md: no Python threads doing search under the GIL). The workers (search/workers.py)
+are spawned, stay up between searches and end with `close()` or with this process.
+`stop()` reaches them over their pipes, read between chunks of iterations. A time limit is
+one deadline for every process, so a worker that starts late does not answer late.
 """
 
 from __future__ import annotations
 
-import multiprocessing as mp
+from dataclasses import replace
 
+from ._ismcts import TreeSearch
 from .mcts import MCTSSearch
 from .params import SearchLimits, SearchParams
 from .result import Candidate, SearchResult, sum_edges
+from .stopping import StopSwitch
+from .workers import WorkerPool
 
-_STOP = None      # the shared stop event, set in each worker by _init_worker
 ALL_ACTIONS = 128  # each tree reports every root action; the merge keeps the top K
-
-
-def _init_worker(stop_event):
-    global _STOP
-    _STOP = stop_event
 
 
 def _rebuild(snapshot, components, options):
@@ -30,18 +28,19 @@ def _rebuild(snapshot, components, options):
     return State.from_snapshot(snapshot, components, options)
 
 
-def _search_one(job):
+def _search_one(job, poll_stop):
     """One worker's search: returns its root edges, each with the line it would play."""
-    snapshot, components, options, params, seat, limits, top_k = job
+    snapshot, components, options, params, seat, limits, deadline_ms, top_k = job
     state = _rebuild(snapshot, components, options)
     searcher = MCTSSearch(params)
+    if deadline_ms:
+        limits = replace(limits, time_ms=max(1.0, deadline_ms - TreeSearch.clock_ms()))
 
     def watch(_progress):
-        if _STOP is not None and _STOP.is_set():
+        if poll_stop():
             searcher.stop()
 
-    result = searcher.search(state, seat, limits, callback=watch, top_k=top_k)
-    return result
+    return searcher.search(state, seat, limits, callback=watch, top_k=top_k)
 
 
 def merge_results(results, seat: int, top_k: int) -> SearchResult:
@@ -72,25 +71,29 @@ class RootParallelSearch:
         self.params = params
         self.processes = processes
         self.local = MCTSSearch(params)
-        self._context = mp.get_context("fork")
-        self._stop = self._context.Event()
-        self._pool = None
+        self._workers = WorkerPool(processes - 1, _search_one) if processes > 1 else None
+        self._stop = StopSwitch()
         self._searches = 0
 
-    def _ensure_pool(self):
-        if self._pool is None and self.processes > 1:
-            self._pool = self._context.Pool(self.processes - 1, initializer=_init_worker,
-                                            initargs=(self._stop,))
+    def worker_pids(self) -> list:
+        return self._workers.pids() if self._workers is not None else []
+
+    def prepare(self) -> None:
+        """Start the worker processes now and wait until they are ready (else the first
+        search starts them, and waits for them at its end)."""
+        if self._workers is not None:
+            self._workers.start()
 
     def stop(self) -> None:
-        self._stop.set()
-        self.local.stop()
+        """Ask a running search to end; never blocks; ignored when no search runs."""
+        if self._stop.stop():
+            self.local.stop()
+            if self._workers is not None:
+                self._workers.stop()
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.terminate()
-            self._pool.join()
-            self._pool = None
+        if self._workers is not None:
+            self._workers.close()
 
     def __enter__(self):
         return self
@@ -101,18 +104,33 @@ class RootParallelSearch:
     def search(self, state, seat=None, limits=None, callback=None, top_k=5) -> SearchResult:
         limits = limits or SearchLimits(iterations=10_000)
         seat = state.to_move if seat is None else seat
-        self._stop.clear()
-        self._ensure_pool()
         self._searches += 1
-        pending = None
-        if self._pool is not None:
-            jobs = [(state.snapshot(), state.components, state.options,
+        self._stop.begin()
+
+        def watch(progress):                  # a stop that came before the local search began
+            if self._stop.requested:
+                self.local.stop()
+            if callback is not None:
+                callback(progress)
+
+        try:
+            if self._workers is not None:
+                deadline_ms = TreeSearch.clock_ms() + limits.time_ms if limits.time_ms else 0.0
+                self._workers.submit([
+                    (state.snapshot(), state.components, state.options,
                      self.params.with_(seed=self.params.seed + 1_000_003 * (i + 1) + self._searches),
-                     seat, limits, ALL_ACTIONS) for i in range(self.processes - 1)]
-            pending = self._pool.map_async(_search_one, jobs)
-        results = [self.local.search(state, seat, limits, callback=callback, top_k=ALL_ACTIONS)]
-        if self._stop.is_set() or limits.infinite:
-            self._stop.set()          # an infinite search ends when this one is stopped
-        if pending is not None:
-            results.extend(pending.get())
+                     seat, limits, deadline_ms, ALL_ACTIONS) for i in range(self.processes - 1)])
+                if self._stop.requested:
+                    self._workers.stop()
+            results = [self.local.search(state, seat, limits, callback=watch, top_k=ALL_ACTIONS)]
+            if self._workers is not None:
+                if self._stop.requested or limits.infinite:
+                    self._workers.stop()      # an infinite search ends when this one is stopped
+                results.extend(self._workers.collect())
+        except BaseException:
+            if self._workers is not None:
+                self._workers.close()         # no answer of this search may reach the next
+            raise
+        finally:
+            self._stop.end()
         return merge_results(results, seat, top_k)

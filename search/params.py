@@ -6,6 +6,7 @@ the same result on one machine. Time limits depend on the machine's speed, by na
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, replace
 
 from engine.errors import PalaisError
@@ -81,6 +82,17 @@ PRESETS = {
     "current": {},
     "classic": {"reward": "win", "margin_scale": 8.0, "reuse_tree": False, "decision_share": 0.0},
 }
+
+
+def tree_memory_cap_mb(processes: int = 1) -> int:
+    """The most tree memory (`hash_mb`) each of `processes` search processes may take on this
+    machine: half its physical memory, shared among them; at least 1. Every process
+    allocates its own tree, and the other half is left to everything else."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):     # not known here: no cap below the range
+        return 65536
+    return max(1, (total // 2 // max(1, processes)) >> 20)
 
 
 @dataclass(frozen=True)

@@ -176,3 +176,31 @@ def test_rollouts_run_to_the_end_by_default_and_stop_at_a_cutoff_when_asked():
             result = MCTSSearch(params).search(state, limits=limits)
             sums = [v * result.iterations for v in result.stats["root_score"]]
             assert all(abs(x - round(x)) < 1e-6 for x in sums) == whole, (n, turns)
+
+
+@pytest.mark.parametrize("algorithm,processes", [("ismcts", 1), ("pimc", 1), ("ismcts", 2)])
+def test_a_stop_with_no_search_running_does_not_cut_the_next_search(algorithm, processes):
+    from search.players import make_player
+    state = midgame(2, 103, 6)
+    player = make_player(SearchParams(algorithm=algorithm, processes=processes, seed=4))
+    try:
+        player.search(state, limits=SearchLimits(iterations=64))
+        player.stop()                                 # late: that search has ended
+        result = player.search(state, limits=SearchLimits(iterations=800))
+    finally:
+        getattr(player, "close", lambda: None)()
+    assert result.iterations == 800 * processes
+
+
+def test_pimc_reports_progress_between_worlds_and_a_stop_there_ends_it():
+    from search.baselines import PIMCSearch
+    state = midgame(2, 103, 6)
+    searcher = PIMCSearch(SearchParams(algorithm="pimc", seed=4))
+    calls = []
+
+    def on_progress(progress):
+        calls.append(progress.iterations)
+        searcher.stop()
+
+    result = searcher.search(state, limits=SearchLimits(iterations=800), callback=on_progress)
+    assert calls == [100] and result.iterations == 100 and result.best_turn

@@ -2,7 +2,7 @@
 < id name palais-engine 0.1.0
 < id author the palais-engine developers
 < option name Algorithm type combo default ismcts var ismcts var mcts var pimc var greedy var random
-< option name Threads type spin default 1 min 1 max 256
+< option name Threads type spin default 1 min 1 max 64
 < option name Hash type spin default 64 min 1 max 65536
 < option name MultiPV type spin default 1 min 1 max 64
 < option name Seed type spin default 0 min 0 max 9223372036854775807
