@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import csv
+import io
 import json
 import sys
 from pathlib import Path
 
 import click
 
+from engine.atomic_write import write_text_atomic
 from engine.errors import PalaisError
 
 
@@ -29,12 +31,13 @@ def _parse_sprt(text):
 
 
 def _write_summary(out: Path, summary: dict) -> None:
-    (out / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True))
-    with open(out / "summary.csv", "w", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["engine", "games", "avg_rank", "win_share", "mu", "sigma"])
-        for name, e in summary["engines"].items():
-            writer.writerow([name, e["games"], e["avg_rank"], e["win_share"], e["mu"], e["sigma"]])
+    write_text_atomic(out / "summary.json", json.dumps(summary, indent=2, sort_keys=True))
+    table = io.StringIO()
+    writer = csv.writer(table)
+    writer.writerow(["engine", "games", "avg_rank", "win_share", "mu", "sigma"])
+    for name, e in summary["engines"].items():
+        writer.writerow([name, e["games"], e["avg_rank"], e["win_share"], e["mu"], e["sigma"]])
+    write_text_atomic(out / "summary.csv", table.getvalue())
 
 
 def _print_tables(summary: dict) -> None:
