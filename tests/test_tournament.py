@@ -10,12 +10,14 @@ from engine.constants import A_DRAW, A_DRAW_UNKNOWN, N_CARDS
 from engine.errors import PalaisError
 from engine.notation import token_to_action
 from engine.state import State
-from tournament.arbiter import TimeControl, play_game
+from tournament.arbiter import TimeControl, _go_limits, play_game
 from tournament.cli import main as cli_main
-from tournament.engines import EngineSpecError, parse_engine
+from tournament.engines import EngineSpec, EngineSpecError, parse_engine
 from tournament.runner import Settings, run
 from tournament.schedule import plan
 from tournament.stats import SPRT, two_player
+
+from processes import deaf_engine_cmd, left_running, pid_file, pids  # noqa: F401 (a fixture)
 
 PY = sys.executable
 OURS = f'cmd="{PY} -m protocol.cli"'
@@ -95,7 +97,8 @@ def test_a_broken_engine_loses_exactly_the_games_it_breaks(tmp_path, mode):
     settings = Settings([spec(f"name=good {OURS} option.Algorithm=greedy"),
                          spec(f'name=steady cmd="{PY} -m tournament.testing_engines --mode random"'),
                          spec(f'name=broken cmd="{PY} -m tournament.testing_engines --mode {mode} --after 3"')],
-                        players=2, deals=1, tc=TimeControl(movetime_ms=None, iterations=20, margin_ms=3000))
+                        players=2, deals=1,
+                        tc=TimeControl(movetime_ms=None, iterations=20, safety_timeout_s=3))
     summary = run(settings, tmp_path / mode)
     assert summary["complete"] and summary["games"] == 4
     games = [json.loads(l) for l in (tmp_path / mode / "games.jsonl").read_text().splitlines()]
@@ -169,3 +172,31 @@ def test_the_ray_backend_without_ray_says_how_to_install_it(tmp_path, monkeypatc
     assert not (tmp_path / "r").exists()                  # nothing saved: a plain rerun works
     stray = runner.invoke(cli_main, args + ["--ray-address", "auto", "--out", str(tmp_path / "l")])
     assert stray.exit_code == 1 and "--ray-address needs --backend ray" in stray.output
+
+
+def test_no_engine_process_outlives_its_game(tmp_path, pid_file):
+    """An engine that ignores quit, the end of its input and SIGTERM, started by a launcher
+    process: after the game neither the launcher nor the engine runs."""
+    deaf = EngineSpec("deaf", tuple(deaf_engine_cmd(pid_file)))
+    steady = spec(f'name=steady cmd="{PY} -m tournament.testing_engines --mode random --seed 1"')
+    summary = run(Settings([deaf, steady], players=2, deals=1, tc=FAST), tmp_path / "run", stop_after=1)
+    assert summary["games"] == 1 and not summary["forfeits"]
+    assert len(pids(pid_file)) == 2                       # the launcher and its engine
+    assert left_running(pid_file) == []
+
+
+def test_an_iterations_budget_never_forfeits_a_slow_answer(tmp_path):
+    """A search by iterations takes what the machine needs: an engine answering a second late
+    (as on a busy machine) does not forfeit, however small the margin; only the safety
+    timeout bounds it."""
+    slow = f'name=slow cmd="{PY} -m tournament.testing_engines --mode slow --after 2"'
+    steady = f'name=steady cmd="{PY} -m tournament.testing_engines --mode random --seed 1"'
+    result = CliRunner().invoke(cli_main, ["--engine", slow, "--engine", steady, "--deals", "1",
+                                           "--tc", "iterations=3000", "--margin-ms", "100",
+                                           "--out", str(tmp_path / "run"), "--json", "--quiet"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output)
+    assert summary["games"] == 2 and summary["forfeits"] == []
+    tc = TimeControl.parse("iterations=3000", margin_ms=100, safety_timeout_s=42)
+    assert _go_limits(tc, [0, 0], 2) == ("iterations 3000", 42)
+    assert _go_limits(TimeControl.parse("movetime=250", 100), [0, 0], 2) == ("movetime 250", 0.35)

@@ -91,6 +91,9 @@ def _print_tables(summary: dict) -> None:
               help="movetime=MS, clock=MS[+INC] or iterations=N.")
 @click.option("--margin-ms", type=click.IntRange(0, 600_000), default=500, show_default=True,
               help="How long past its time an engine may answer before it forfeits.")
+@click.option("--safety-timeout", type=click.FloatRange(1, 86_400), default=600, show_default=True,
+              metavar="SECONDS", help="How long an answer with no time budget (a search by "
+                                      "iterations, the handshake) may take before the engine forfeits.")
 @click.option("--concurrency", type=click.IntRange(1, 256), default=1, show_default=True,
               help="Games played at once (local processes, or Ray tasks in flight).")
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
@@ -105,8 +108,8 @@ def _print_tables(summary: dict) -> None:
 @click.option("--first-seed", type=int, default=1, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON instead of tables.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def main(engines, players, deals, schedule, tc_text, margin_ms, concurrency, backend, ray_address,
-         out_dir, resume, sprt_text, first_seed, as_json, quiet):
+def main(engines, players, deals, schedule, tc_text, margin_ms, safety_timeout, concurrency, backend,
+         ray_address, out_dir, resume, sprt_text, first_seed, as_json, quiet):
     """Play PRI engines against each other over seat-rotated deals and report the standings."""
     from .arbiter import TimeControl
     from .engines import parse_engine
@@ -115,7 +118,7 @@ def main(engines, players, deals, schedule, tc_text, margin_ms, concurrency, bac
         specs = [parse_engine(text) for text in engines]
         if len({s.name for s in specs}) != len(specs):
             raise PalaisError("engine names must differ")
-        tc = TimeControl.parse(tc_text, margin_ms)
+        tc = TimeControl.parse(tc_text, margin_ms, safety_timeout)
         sprt = _parse_sprt(sprt_text) if sprt_text else None
         settings = Settings(specs, players, deals, schedule, first_seed, tc)
     except PalaisError as exc:
