@@ -200,3 +200,25 @@ def test_an_iterations_budget_never_forfeits_a_slow_answer(tmp_path):
     tc = TimeControl.parse("iterations=3000", margin_ms=100, safety_timeout_s=42)
     assert _go_limits(tc, [0, 0], 2) == ("iterations 3000", 42)
     assert _go_limits(TimeControl.parse("movetime=250", 100), [0, 0], 2) == ("movetime 250", 0.35)
+
+
+@pytest.mark.parametrize("first, message", [
+    (f'name=a,b cmd="{PY} -m tournament.testing_engines"', "player name 'a,b'"),
+    (f'name=b cmd="{PY} -m tournament.testing_engines"', "engine names must differ: 'b' is given twice"),
+    ('name=a cmd="/no/such/engine --fast"', "engine 'a': command '/no/such/engine' not found"),
+], ids=["comma-in-name", "name-twice", "no-such-command"])
+def test_a_bad_engine_spec_is_refused_before_anything_is_written(tmp_path, first, message):
+    out = tmp_path / "run"
+    args = ["--engine", first, "--engine", f'name=b cmd="{PY} -m tournament.testing_engines"',
+            "--deals", "1", "--tc", "iterations=10", "--out", str(out), "--quiet"]
+    bad = CliRunner().invoke(cli_main, args)
+    assert bad.exit_code == 1
+    assert bad.output.startswith("Error: ") and message in bad.output and len(bad.output.splitlines()) == 1
+    assert not out.exists()                               # no run.json: a fixed rerun may use the folder
+
+
+def test_the_runner_checks_the_engines_before_it_writes(tmp_path):
+    twice = Settings([spec(f"name=a {OURS}"), spec(f"name=a {OURS}")], deals=1, tc=FAST)
+    with pytest.raises(EngineSpecError, match="must differ"):
+        run(twice, tmp_path / "run")
+    assert not (tmp_path / "run").exists()

@@ -112,12 +112,11 @@ def main(engines, players, deals, schedule, tc_text, margin_ms, safety_timeout, 
          ray_address, out_dir, resume, sprt_text, first_seed, as_json, quiet):
     """Play PRI engines against each other over seat-rotated deals and report the standings."""
     from .arbiter import TimeControl
-    from .engines import parse_engine
+    from .engines import check_engines, parse_engine
     from .runner import Settings, run, standings_text
     try:
         specs = [parse_engine(text) for text in engines]
-        if len({s.name for s in specs}) != len(specs):
-            raise PalaisError("engine names must differ")
+        check_engines(specs, local=backend == "local")
         tc = TimeControl.parse(tc_text, margin_ms, safety_timeout)
         sprt = _parse_sprt(sprt_text) if sprt_text else None
         settings = Settings(specs, players, deals, schedule, first_seed, tc)
