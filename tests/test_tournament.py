@@ -222,3 +222,49 @@ def test_the_runner_checks_the_engines_before_it_writes(tmp_path):
     with pytest.raises(EngineSpecError, match="must differ"):
         run(twice, tmp_path / "run")
     assert not (tmp_path / "run").exists()
+
+
+class _FakeRay:
+    """Stands in for the ray module: records how Ray is initialised; no instance is running."""
+
+    def __init__(self, version):
+        self.__version__ = version
+        self.inits = []
+
+    def is_initialized(self):
+        return False
+
+    def init(self, **kwargs):
+        import os
+        if kwargs.get("address") == "auto":
+            raise ConnectionError("Could not find any running Ray instance.")
+        self.inits.append((kwargs, os.environ.get("RAY_AUTH_MODE")))
+
+    def remote(self, function):
+        return function
+
+    def shutdown(self):
+        pass
+
+
+@pytest.mark.parametrize("version, preset, auth", [("2.60.0", None, "token"), ("2.9.3", None, None),
+                                                   ("2.55.1", "disabled", "disabled")])
+def test_a_ray_instance_started_for_the_run_has_no_dashboard(monkeypatch, version, preset, auth):
+    from tournament.backends import RayBackend
+    fake = _FakeRay(version)
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    monkeypatch.setenv("RAY_AUTH_MODE", "x")              # so that teardown restores the old value
+    if preset is None:
+        monkeypatch.delenv("RAY_AUTH_MODE")
+    else:
+        monkeypatch.setenv("RAY_AUTH_MODE", preset)
+    with RayBackend(1, None):
+        pass
+    with RayBackend(1, "local"):
+        pass
+    started = ({"address": "local", "include_dashboard": False}, auth)
+    assert fake.inits == [started, started]
+    with RayBackend(1, "ray://head:10001"):
+        pass
+    assert fake.inits[2] == ({"address": "ray://head:10001"}, auth)   # a cluster's own settings
