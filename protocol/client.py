@@ -23,6 +23,7 @@ import signal
 import subprocess
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from engine.errors import PalaisError
@@ -85,6 +86,36 @@ def parse_info(line: str) -> dict:
         out[key] = words[i + 1] if i + 1 < len(words) else ""
         i += 2
     return out
+
+
+@contextmanager
+def deferred_signals():
+    """SIGINT and SIGTERM that arrive inside the block act when it ends (their handlers are
+    set aside meanwhile; only the main thread can do that, elsewhere this does nothing).
+    Ending engines must not be cut short: an exception raised by Ctrl+C, or by a process
+    pool's terminate(), would leave them running."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught = []
+    saved = {}
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        saved[sig] = signal.signal(sig, lambda signum, _frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, signal.SIG_DFL if handler is None else handler)
+        for sig in dict.fromkeys(caught):
+            signal.raise_signal(sig)
+
+
+def close_all(clients) -> None:
+    """Close every engine of `clients` (None entries are skipped), uninterrupted."""
+    with deferred_signals():
+        for client in clients:
+            if client is not None:
+                client.close()
 
 
 @dataclass
@@ -190,9 +221,14 @@ class EngineClient:
 
     def close(self, grace: float = CLOSE_GRACE_S) -> None:
         """End the engine and everything it started: `quit` and end of input, then after
-        `grace` seconds terminate, then after `grace` more kill; then reap it. Idempotent."""
+        `grace` seconds terminate, then after `grace` more kill; then reap it. Idempotent.
+        Ctrl+C and SIGTERM wait until it is done (deferred_signals)."""
         if self.process is None or self.process.returncode is not None:
             return
+        with deferred_signals():
+            self._end(grace)
+
+    def _end(self, grace: float) -> None:
         if self.exit_code() is None:
             try:
                 self.send("quit")

@@ -268,3 +268,14 @@ def test_a_ray_instance_started_for_the_run_has_no_dashboard(monkeypatch, versio
     with RayBackend(1, "ray://head:10001"):
         pass
     assert fake.inits[2] == ({"address": "ray://head:10001"}, auth)   # a cluster's own settings
+
+
+def test_games_cut_short_by_a_stop_leave_no_engine_process(tmp_path, pid_file):
+    """Two games at once, the run stopped after the first: the game still in flight is
+    stopped too, and it ends its engines (deaf ones behind launchers) on the way out."""
+    deaf = [EngineSpec(f"deaf{q}", tuple(deaf_engine_cmd(pid_file))) for q in range(2)]
+    summary = run(Settings(deaf, players=2, deals=2, tc=FAST), tmp_path / "run", concurrency=2,
+                  stop_after=1)
+    assert summary["games"] == 1
+    assert len(pids(pid_file)) >= 6                       # two games' launchers and engines, at least
+    assert left_running(pid_file) == []

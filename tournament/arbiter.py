@@ -26,7 +26,7 @@ from engine.notation import action_to_token, token_to_action
 from engine.record import record_from_actions, write_record
 from engine.rng import Rng
 from engine.state import State
-from protocol.client import SAFETY_TIMEOUT_S, ClientError, EngineClient
+from protocol.client import SAFETY_TIMEOUT_S, ClientError, EngineClient, close_all
 
 from .engines import EngineSpec
 
@@ -205,9 +205,7 @@ def play_game(index: int, deal_seed: int, seats, tc: TimeControl, log_sent: bool
     except Forfeit as exc:                                                # Step 4
         loser, reason = exc.seat, exc.reason
     finally:
-        for client in clients:
-            if client is not None:
-                client.close()
+        close_all(clients)
     snap = state.snapshot()                                               # Step 5
     scores = state.scores()
     ranks = rank_seats(scores, snap.gold, loser)

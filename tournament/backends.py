@@ -6,7 +6,8 @@ for both; a backend only turns games to play into results as the games finish.
         for result in backend.play(tasks):      # tasks: (Job, [EngineSpec per seat], TimeControl)
             ...
 
-Leaving the `with` stops the games still in flight (Ctrl+C, an SPRT decision, an error).
+Leaving the `with` stops the games still in flight (Ctrl+C, an SPRT decision, an error);
+each of them ends its engine processes.
 A game's result depends only on its task, never on the backend, so `--resume` may switch
 backends. Ray is imported only when the Ray backend is chosen; it is an optional extra.
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import signal
 import socket
 from itertools import islice
 
@@ -36,6 +38,16 @@ def play_task(task):
     return play_game(job.index, job.deal_seed, seats, tc, group=job.group)
 
 
+def _exit_on_sigterm() -> None:
+    """In a pool worker: the pool's terminate() (SIGTERM) raises SystemExit, so a game in
+    flight ends its engines on the way out instead of leaving them running."""
+    signal.signal(signal.SIGTERM, _raise_exit)
+
+
+def _raise_exit(signum, _frame):
+    raise SystemExit(128 + signum)
+
+
 class LocalBackend:
     """Concurrency 1: every game in this process. More: a pool of forked processes; results
     come back in plan order."""
@@ -46,7 +58,7 @@ class LocalBackend:
 
     def __enter__(self):
         if self.concurrency > 1:
-            self.pool = mp.get_context("fork").Pool(self.concurrency)
+            self.pool = mp.get_context("fork").Pool(self.concurrency, initializer=_exit_on_sigterm)
         return self
 
     def play(self, tasks):
