@@ -159,7 +159,7 @@ class EngineClient:
         self._lines.put(None)      # end of output
 
     def __enter__(self):
-        return self.start()
+        return self if self.process is not None else self.start()     # started already: the same process
 
     def __exit__(self, *exc):
         self.close()
