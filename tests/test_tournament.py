@@ -279,3 +279,12 @@ def test_games_cut_short_by_a_stop_leave_no_engine_process(tmp_path, pid_file):
     assert summary["games"] == 1
     assert len(pids(pid_file)) >= 6                       # two games' launchers and engines, at least
     assert left_running(pid_file) == []
+
+
+def test_an_out_folder_that_cannot_be_made_is_one_error_line(tmp_path):
+    (tmp_path / "a-file").write_text("not a folder")
+    result = CliRunner().invoke(cli_main, ["--engine", f"name=a {OURS}", "--engine", f"name=b {OURS}",
+                                           "--out", str(tmp_path / "a-file" / "run"), "--quiet"])
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: ") and "cannot write: Not a directory" in result.output
+    assert (tmp_path / "a-file").read_text() == "not a folder"

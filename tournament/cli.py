@@ -147,7 +147,10 @@ def main(engines, players, deals, schedule, tc_text, margin_ms, safety_timeout, 
     finally:
         if progress is not None:
             progress.stop()
-    _write_summary(Path(out_dir), summary)
+    try:
+        _write_summary(Path(out_dir), summary)
+    except OSError as exc:
+        raise click.ClickException(f"{exc.filename}: cannot write: {exc.strerror or exc}") from None
     if as_json:
         click.echo(json.dumps(summary, indent=2, sort_keys=True))
     else:

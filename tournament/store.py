@@ -41,8 +41,11 @@ class RunStore:
             return self.load()
         if resume:
             raise StoreError(f"--resume: no run to resume in {self.folder}")
-        self.records.mkdir(parents=True, exist_ok=True)
-        write_text_atomic(self.settings_path, json.dumps(settings, indent=2, sort_keys=True))
+        try:
+            self.records.mkdir(parents=True, exist_ok=True)
+            write_text_atomic(self.settings_path, json.dumps(settings, indent=2, sort_keys=True))
+        except OSError as exc:
+            raise _cannot_write(exc) from None
         return []
 
     def load(self) -> list:
@@ -60,9 +63,16 @@ class RunStore:
         data = result.to_dict()
         record = data.pop("record")
         path = self.records / f"game-{result.index:05d}.txt"
-        write_text_atomic(path, record)
-        with open(self.games_path, "a", encoding="utf-8") as handle:
-            handle.write(json.dumps(data, sort_keys=True) + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
+        try:
+            write_text_atomic(path, record)
+            with open(self.games_path, "a", encoding="utf-8") as handle:
+                handle.write(json.dumps(data, sort_keys=True) + "\n")
+                handle.flush()
+                os.fsync(handle.fileno())
+        except OSError as exc:
+            raise _cannot_write(exc) from None
         return data
+
+
+def _cannot_write(exc: OSError) -> StoreError:
+    return StoreError(f"{exc.filename or 'the run folder'}: cannot write: {exc.strerror or exc}")
