@@ -83,6 +83,9 @@ class PriSeat:
         except (ClientError, OSError) as exc:
             self.client.close()
             raise EngineFailed(f"engine {' '.join(cmd)!r} did not start: {exc}") from None
+        except BaseException:              # Ctrl+C while it starts: end it all the same
+            self.client.close()
+            raise
 
     def _go(self) -> tuple[str, float]:
         if self.limits.time_ms:

@@ -145,9 +145,10 @@ class EngineClient:
     # ------------------------------------------------------------------ process
     def start(self) -> "EngineClient":
         try:
-            self.process = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                            stderr=self._stderr, text=True, bufsize=1,
-                                            start_new_session=_GROUPS)
+            with deferred_signals():       # a signal acts once the process is ours to close
+                self.process = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                                stderr=self._stderr, text=True, bufsize=1,
+                                                start_new_session=_GROUPS)
         except OSError as exc:
             raise EngineDied(f"cannot start {' '.join(self.command)}: {exc}") from None
         threading.Thread(target=self._pump, daemon=True).start()

@@ -17,11 +17,16 @@ def deaf_engine_cmd(pid_file) -> list:
             "--pid-file", str(pid_file)]
 
 
-def alive(pid: int) -> bool:
-    """Whether the process runs (a zombie, ended but not yet reaped, does not count)."""
+def alive(pid: int, marker: str = "") -> bool:
+    """Whether the process runs (a zombie, ended but not yet reaped, does not count) and, on
+    a busy machine where its pid may have gone to another process since, still has `marker`
+    in its command line."""
     try:
         with open(f"/proc/{pid}/stat") as handle:
-            return handle.read().rpartition(")")[2].split()[0] != "Z"
+            if handle.read().rpartition(")")[2].split()[0] == "Z":
+                return False
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            return marker.encode() in handle.read()
     except FileNotFoundError:
         return False
     except OSError:
@@ -40,7 +45,7 @@ def left_running(pid_file, wait_s: float = 10.0) -> list:
     """The engine's processes still running after a bounded wait for them to go."""
     deadline = time.monotonic() + wait_s
     while True:
-        running = [pid for pid in pids(pid_file) if alive(pid)]
+        running = [pid for pid in pids(pid_file) if alive(pid, str(pid_file))]
         if not running or time.monotonic() >= deadline:
             return running
         time.sleep(0.05)
@@ -52,7 +57,7 @@ def pid_file(tmp_path):
     path = tmp_path / "engine.pids"
     yield path
     for pid in pids(path):
-        if alive(pid):
+        if alive(pid, str(path)):
             try:
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:

@@ -277,7 +277,7 @@ def test_games_cut_short_by_a_stop_leave_no_engine_process(tmp_path, pid_file):
     summary = run(Settings(deaf, players=2, deals=2, tc=FAST), tmp_path / "run", concurrency=2,
                   stop_after=1)
     assert summary["games"] == 1
-    assert len(pids(pid_file)) >= 6                       # two games' launchers and engines, at least
+    assert len(pids(pid_file)) >= 4                       # a launcher and an engine per seat, per game
     assert left_running(pid_file) == []
 
 
