@@ -116,24 +116,12 @@ def random_game(players, seed, first_game, components_path, record_path, referen
         from .record import record_from_actions, write_record
         record = record_from_actions(players, actions, seed=seed, first_game=first_game,
                                      components=components)
-        _write_atomically(record_path, write_record(record))
+        from .atomic_write import write_text_atomic
+        try:
+            write_text_atomic(record_path, write_record(record))
+        except OSError as exc:
+            raise click.ClickException(f"{record_path}: cannot write: {exc.strerror or exc}") from None
         click.echo(f"record written to {record_path}")
-
-
-def _write_atomically(path: str, text: str) -> None:
-    """Write via a temporary file and rename, so a failure never leaves half a file."""
-    import os
-    import tempfile
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".palais-", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 @main.command("perft")

@@ -9,10 +9,9 @@ cannot be taken back: it was seen.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from dataclasses import fields
 
+from engine.atomic_write import write_text_atomic
 from engine.constants import A_DRAW
 from engine.determinize import weighted_pick
 from engine.errors import PalaisError
@@ -33,12 +32,6 @@ def read_game(path: str, components=None):
                            options=rec.rule_options(), first_game=rec.first_game,
                            deal=rec.deal, layout=rec.layout)
     return rec, state.view(rec.observer) if rec.observer >= 0 else state
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def chance_stream(seed: int, actions_so_far: int) -> Rng:
@@ -174,16 +167,7 @@ class PlayGame:
         """Write the record to `path` in one step (a temporary file renamed over it), so a
         failed save leaves any earlier file whole."""
         text = self.record_text(headers)
-        folder = os.path.dirname(os.path.abspath(path))
         try:
-            fd, tmp = tempfile.mkstemp(prefix=".palais-", suffix=".tmp", dir=folder)
+            write_text_atomic(path, text)
         except OSError as exc:
-            raise PalaisError(f"{path}: cannot write: {exc.strerror}") from None
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
-            os.chmod(tmp, 0o666 & ~_umask())        # as open() would make it, not mkstemp's 0600
-            os.replace(tmp, path)
-        except OSError as exc:
-            os.unlink(tmp)
-            raise PalaisError(f"{path}: cannot write: {exc.strerror}") from None
+            raise PalaisError(f"{path}: cannot write: {exc.strerror or exc}") from None

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from engine.constants import ROOMS
 from engine.errors import NotationError, PalaisError
 from engine.notation import token_to_action
-from protocol.client import ClientError, EngineClient
+from protocol.client import SAFETY_TIMEOUT_S, ClientError, EngineClient
 from search.params import SearchLimits, SearchParams
 from search.players import make_player
 from search.turns import choose_turn
@@ -67,21 +67,31 @@ class InProcessSeat:
 
 
 class PriSeat:
-    def __init__(self, cmd: tuple, limits: SearchLimits, read_timeout: float = 10.0):
+    """A PRI engine process. A search by time may run 10 s over before the seat fails; one by
+    iterations (no time budget: it takes what the machine needs) and the handshake
+    wait up to `safety_timeout` seconds. close() ends the process and all it started."""
+
+    def __init__(self, cmd: tuple, limits: SearchLimits, safety_timeout: float = SAFETY_TIMEOUT_S):
         self.cmd = cmd
         self.limits = limits
+        self.safety_timeout = safety_timeout
+        self.client = EngineClient(cmd, read_timeout=safety_timeout)
         try:
-            self.client = EngineClient(cmd, read_timeout=read_timeout).start()
+            self.client.start()
             self.client.handshake()
             self.client.new_game()
             self.client.is_ready()
         except (ClientError, OSError) as exc:
+            self.client.close()
             raise EngineFailed(f"engine {' '.join(cmd)!r} did not start: {exc}") from None
+        except BaseException:              # Ctrl+C while it starts: end it all the same
+            self.client.close()
+            raise
 
     def _go(self) -> tuple[str, float]:
         if self.limits.time_ms:
             return f"movetime {int(self.limits.time_ms)}", self.limits.time_ms / 1000 + 10
-        return f"iterations {self.limits.iterations}", 120.0
+        return f"iterations {self.limits.iterations}", self.safety_timeout
 
     def choose_turn(self, game) -> list:
         seat = game.state.to_move
@@ -102,7 +112,7 @@ class PriSeat:
             raise EngineFailed(f"engine {' '.join(self.cmd)!r} answered a bad token: {exc}") from None
 
     def close(self) -> None:
-        self.client.close(timeout=2.0)
+        self.client.close()
 
 
 def open_seat(spec: SeatSpec, limits: SearchLimits, seed: int):

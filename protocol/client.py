@@ -5,15 +5,25 @@ every read waits at most a stated time. It raises:
 - `EngineDied` when the process ends;
 - `EngineTimeout` when it stays silent too long;
 - `ProtocolViolation` when it answers out of protocol.
-The tournament runner, the compliance check and the tests drive engines through it.
+The tournament runner, `palais play`, the compliance check and the tests drive engines
+through it.
+
+`close()` never leaves a process behind: the engine runs in a process group of its own (so a
+launcher script and the engine it starts go together), and closing sends `quit` and ends its
+input, waits a short grace period, then terminates the group, waits again, and kills it.
+The engine is reaped only after its group has been signalled, so the group id cannot have
+been reused by then.
 """
 
 from __future__ import annotations
 
+import os
 import queue
+import signal
 import subprocess
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from engine.errors import PalaisError
@@ -33,6 +43,17 @@ class EngineTimeout(ClientError):
 
 class ProtocolViolation(ClientError):
     pass
+
+
+SAFETY_TIMEOUT_S = 600.0
+"""How long an engine may stay silent when no time budget bounds its answer (a search by
+iterations or nodes, the handshake): long enough that load alone never trips it."""
+
+CLOSE_GRACE_S = 2.0
+"""How long `close()` waits after `quit`, and again after terminating, before the next step."""
+
+_GROUPS = hasattr(os, "killpg")            # POSIX: engines get a process group of their own
+_PEEK = hasattr(os, "waitid")              # Linux and others: see an exit without reaping it
 
 
 MULTI_VALUE_KEYS = ("winprob", "score")
@@ -67,6 +88,36 @@ def parse_info(line: str) -> dict:
     return out
 
 
+@contextmanager
+def deferred_signals():
+    """SIGINT and SIGTERM that arrive inside the block act when it ends (their handlers are
+    set aside meanwhile; only the main thread can do that, elsewhere this does nothing).
+    Ending engines must not be cut short: an exception raised by Ctrl+C, or by a process
+    pool's terminate(), would leave them running."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught = []
+    saved = {}
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        saved[sig] = signal.signal(sig, lambda signum, _frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, signal.SIG_DFL if handler is None else handler)
+        for sig in dict.fromkeys(caught):
+            signal.raise_signal(sig)
+
+
+def close_all(clients) -> None:
+    """Close every engine of `clients` (None entries are skipped), uninterrupted."""
+    with deferred_signals():
+        for client in clients:
+            if client is not None:
+                client.close()
+
+
 @dataclass
 class EngineInfo:
     name: str = ""
@@ -94,8 +145,10 @@ class EngineClient:
     # ------------------------------------------------------------------ process
     def start(self) -> "EngineClient":
         try:
-            self.process = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                            stderr=self._stderr, text=True, bufsize=1)
+            with deferred_signals():       # a signal acts once the process is ours to close
+                self.process = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                                stderr=self._stderr, text=True, bufsize=1,
+                                                start_new_session=_GROUPS)
         except OSError as exc:
             raise EngineDied(f"cannot start {' '.join(self.command)}: {exc}") from None
         threading.Thread(target=self._pump, daemon=True).start()
@@ -107,14 +160,14 @@ class EngineClient:
         self._lines.put(None)      # end of output
 
     def __enter__(self):
-        return self.start()
+        return self if self.process is not None else self.start()     # started already: the same process
 
     def __exit__(self, *exc):
         self.close()
 
     def send(self, line: str) -> None:
-        if self.process is None or self.process.poll() is not None:
-            raise EngineDied(f"the engine is not running (exit code {self.process and self.process.poll()})")
+        if self.process is None or self.exit_code() is not None:
+            raise EngineDied(f"the engine is not running (exit code {self.process and self.exit_code()})")
         self.transcript.append((">", line))
         try:
             self.process.stdin.write(line + "\n")
@@ -129,25 +182,73 @@ class EngineClient:
             raise EngineTimeout(f"no answer within {self.read_timeout if timeout is None else timeout:.1f} s") from None
         if line is None:
             self._lines.put(None)
-            code = self.process.wait(timeout=5)
-            raise EngineDied(f"the engine exited (code {code})")
+            self._wait_for_exit(5.0)
+            raise EngineDied(f"the engine exited (code {self.exit_code()})")
         self.transcript.append(("<", line))
         return line
 
-    def close(self, timeout: float = 5.0) -> None:
-        """Send quit, wait a little, then kill if need be."""
-        if self.process is None:
+    def exit_code(self):
+        """The engine's exit code (negative: the signal that ended it), or None while it runs.
+        Where the system allows, the process is not reaped here (close() does that)."""
+        process = self.process
+        if process.returncode is not None or not _PEEK:
+            return process.poll()
+        try:
+            seen = os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:          # reaped already (by Popen itself)
+            return process.poll()
+        if seen is None or seen.si_pid == 0:
+            return None
+        return seen.si_status if seen.si_code == os.CLD_EXITED else -seen.si_status
+
+    def _wait_for_exit(self, timeout: float) -> bool:
+        """Whether the engine has ended within `timeout` seconds (checked every 20 ms)."""
+        deadline = time.monotonic() + timeout
+        while self.exit_code() is None:
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.02)
+        return True
+
+    def _signal(self, sig) -> None:
+        """Send `sig` to the engine's process group (to the engine alone without groups)."""
+        try:
+            if _GROUPS:
+                os.killpg(self.process.pid, sig)
+            else:
+                self.process.send_signal(sig)
+        except (ProcessLookupError, PermissionError):
+            pass                               # nothing left in the group
+
+    def close(self, grace: float = CLOSE_GRACE_S) -> None:
+        """End the engine and everything it started: `quit` and end of input, then after
+        `grace` seconds terminate, then after `grace` more kill; then reap it. Idempotent.
+        Ctrl+C and SIGTERM wait until it is done (deferred_signals)."""
+        if self.process is None or self.process.returncode is not None:
             return
-        if self.process.poll() is None:
+        with deferred_signals():
+            self._end(grace)
+
+    def _end(self, grace: float) -> None:
+        if self.exit_code() is None:
             try:
                 self.send("quit")
             except EngineDied:
                 pass
-            try:
-                self.process.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        try:
+            self.process.stdin.close()
+        except OSError:
+            pass
+        if not self._wait_for_exit(grace):
+            self._signal(signal.SIGTERM)
+            self._wait_for_exit(grace)
+        if _GROUPS and self.process.returncode is None:
+            # The engine is ended but not reaped, so its group id is still its own: sweep
+            # whatever it left running (a launcher's engine, a helper of the engine).
+            self._signal(signal.SIGKILL)
+        elif self.exit_code() is None:
+            self.process.kill()
+        self.process.wait()
 
     # ------------------------------------------------------------------ protocol
     def handshake(self, timeout: float | None = None) -> EngineInfo:

@@ -196,6 +196,6 @@ class Compliance:
         try:
             code = client.process.wait(timeout=5)
         except Exception:
-            client.process.kill()
+            client.close()
             raise StepFailed("still running 5 s after quit")
         check(code == 0, f"exit code {code}")

@@ -26,6 +26,8 @@ from play.game import PlayGame, read_game
 from play.hints import find_hints
 from search.params import SearchLimits
 
+from processes import deaf_engine_cmd, left_running, pid_file, pids  # noqa: F401 (a fixture)
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -374,6 +376,34 @@ def test_a_pri_engine_and_an_in_process_engine_play_a_whole_game():
         assert (f"hand {size}:" if size else "hand 0 cards") in final
     # What the PRI engine was told never showed seat 2's draws.
     assert all(tok == "?" for tok, d in zip(game.seen_by(0), game.drawers) if d == 1)
+
+
+def test_no_engine_process_outlives_a_palais_play_game(pid_file):
+    """A `cmd:` seat whose engine ignores quit, the end of its input and SIGTERM, started by
+    a launcher process: when the game is over neither of them runs."""
+    import shlex
+    seat = "cmd:" + shlex.join(deaf_engine_cmd(pid_file))
+    result = CliRunner().invoke(palais, ["play", "--seat", seat, "--seat", "random", "--rule", "round_cap=1",
+                                         "--engine-iterations", "10", "--no-color"])
+    assert result.exit_code == 0, result.output
+    assert "Game over." in result.output
+    assert len(pids(pid_file)) == 2                       # the launcher and its engine
+    assert left_running(pid_file) == []
+
+
+def test_a_pri_seat_waits_for_a_search_by_iterations_as_long_as_it_takes():
+    from play.seats import PriSeat
+    from protocol.client import SAFETY_TIMEOUT_S
+    seat = PriSeat((sys.executable, "-m", "tournament.testing_engines"), SearchLimits(iterations=3000))
+    try:
+        assert seat._go() == ("iterations 3000", SAFETY_TIMEOUT_S) and SAFETY_TIMEOUT_S >= 600
+    finally:
+        seat.close()
+    timed = PriSeat((sys.executable, "-m", "tournament.testing_engines"), SearchLimits(time_ms=500))
+    try:
+        assert timed._go() == ("movetime 500", 10.5)
+    finally:
+        timed.close()
 
 
 class _IllegalSeat:

@@ -8,6 +8,8 @@ import pytest
 from protocol.client import EngineClient, EngineDied, EngineTimeout, ProtocolViolation, parse_info
 from protocol.compliance import Compliance
 
+from processes import deaf_engine_cmd, left_running, pid_file, pids  # noqa: F401 (a fixture)
+
 OUR_ENGINE = [sys.executable, "-m", "protocol.cli"]
 SILENT = [sys.executable, str(Path(__file__).parent / "data" / "silent_engine.py")]
 
@@ -66,3 +68,14 @@ def test_the_compliance_check_fails_a_silent_engine():
     assert lines[0].startswith("PASS handshake")
     assert any(l.startswith("FAIL isready") for l in lines)
     assert any(l.startswith("FAIL malformed input") for l in lines)
+
+
+def test_a_started_client_entered_with_with_keeps_its_one_process(pid_file):
+    client = EngineClient(deaf_engine_cmd(pid_file)).start()
+    first = client.process
+    with client as same:
+        assert same is client and same.process is first
+        same.handshake()
+    assert first.returncode is not None
+    assert len(pids(pid_file)) == 2 and left_running(pid_file) == []
+    client.close()                                        # closing again does nothing

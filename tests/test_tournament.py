@@ -10,12 +10,14 @@ from engine.constants import A_DRAW, A_DRAW_UNKNOWN, N_CARDS
 from engine.errors import PalaisError
 from engine.notation import token_to_action
 from engine.state import State
-from tournament.arbiter import TimeControl, play_game
+from tournament.arbiter import TimeControl, _go_limits, play_game
 from tournament.cli import main as cli_main
-from tournament.engines import EngineSpecError, parse_engine
+from tournament.engines import EngineSpec, EngineSpecError, parse_engine
 from tournament.runner import Settings, run
 from tournament.schedule import plan
 from tournament.stats import SPRT, two_player
+
+from processes import deaf_engine_cmd, left_running, pid_file, pids  # noqa: F401 (a fixture)
 
 PY = sys.executable
 OURS = f'cmd="{PY} -m protocol.cli"'
@@ -95,7 +97,8 @@ def test_a_broken_engine_loses_exactly_the_games_it_breaks(tmp_path, mode):
     settings = Settings([spec(f"name=good {OURS} option.Algorithm=greedy"),
                          spec(f'name=steady cmd="{PY} -m tournament.testing_engines --mode random"'),
                          spec(f'name=broken cmd="{PY} -m tournament.testing_engines --mode {mode} --after 3"')],
-                        players=2, deals=1, tc=TimeControl(movetime_ms=None, iterations=20, margin_ms=3000))
+                        players=2, deals=1,
+                        tc=TimeControl(movetime_ms=None, iterations=20, safety_timeout_s=3))
     summary = run(settings, tmp_path / mode)
     assert summary["complete"] and summary["games"] == 4
     games = [json.loads(l) for l in (tmp_path / mode / "games.jsonl").read_text().splitlines()]
@@ -169,3 +172,119 @@ def test_the_ray_backend_without_ray_says_how_to_install_it(tmp_path, monkeypatc
     assert not (tmp_path / "r").exists()                  # nothing saved: a plain rerun works
     stray = runner.invoke(cli_main, args + ["--ray-address", "auto", "--out", str(tmp_path / "l")])
     assert stray.exit_code == 1 and "--ray-address needs --backend ray" in stray.output
+
+
+def test_no_engine_process_outlives_its_game(tmp_path, pid_file):
+    """An engine that ignores quit, the end of its input and SIGTERM, started by a launcher
+    process: after the game neither the launcher nor the engine runs."""
+    deaf = EngineSpec("deaf", tuple(deaf_engine_cmd(pid_file)))
+    steady = spec(f'name=steady cmd="{PY} -m tournament.testing_engines --mode random --seed 1"')
+    summary = run(Settings([deaf, steady], players=2, deals=1, tc=FAST), tmp_path / "run", stop_after=1)
+    assert summary["games"] == 1 and not summary["forfeits"]
+    assert len(pids(pid_file)) == 2                       # the launcher and its engine
+    assert left_running(pid_file) == []
+
+
+def test_an_iterations_budget_never_forfeits_a_slow_answer(tmp_path):
+    """A search by iterations takes what the machine needs: an engine answering a second late
+    (as on a busy machine) does not forfeit, however small the margin; only the safety
+    timeout bounds it."""
+    slow = f'name=slow cmd="{PY} -m tournament.testing_engines --mode slow --after 2"'
+    steady = f'name=steady cmd="{PY} -m tournament.testing_engines --mode random --seed 1"'
+    result = CliRunner().invoke(cli_main, ["--engine", slow, "--engine", steady, "--deals", "1",
+                                           "--tc", "iterations=3000", "--margin-ms", "100",
+                                           "--out", str(tmp_path / "run"), "--json", "--quiet"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output)
+    assert summary["games"] == 2 and summary["forfeits"] == []
+    tc = TimeControl.parse("iterations=3000", margin_ms=100, safety_timeout_s=42)
+    assert _go_limits(tc, [0, 0], 2) == ("iterations 3000", 42)
+    assert _go_limits(TimeControl.parse("movetime=250", 100), [0, 0], 2) == ("movetime 250", 0.35)
+
+
+@pytest.mark.parametrize("first, message", [
+    (f'name=a,b cmd="{PY} -m tournament.testing_engines"', "player name 'a,b'"),
+    (f'name=b cmd="{PY} -m tournament.testing_engines"', "engine names must differ: 'b' is given twice"),
+    ('name=a cmd="/no/such/engine --fast"', "engine 'a': command '/no/such/engine' not found"),
+], ids=["comma-in-name", "name-twice", "no-such-command"])
+def test_a_bad_engine_spec_is_refused_before_anything_is_written(tmp_path, first, message):
+    out = tmp_path / "run"
+    args = ["--engine", first, "--engine", f'name=b cmd="{PY} -m tournament.testing_engines"',
+            "--deals", "1", "--tc", "iterations=10", "--out", str(out), "--quiet"]
+    bad = CliRunner().invoke(cli_main, args)
+    assert bad.exit_code == 1
+    assert bad.output.startswith("Error: ") and message in bad.output and len(bad.output.splitlines()) == 1
+    assert not out.exists()                               # no run.json: a fixed rerun may use the folder
+
+
+def test_the_runner_checks_the_engines_before_it_writes(tmp_path):
+    twice = Settings([spec(f"name=a {OURS}"), spec(f"name=a {OURS}")], deals=1, tc=FAST)
+    with pytest.raises(EngineSpecError, match="must differ"):
+        run(twice, tmp_path / "run")
+    assert not (tmp_path / "run").exists()
+
+
+class _FakeRay:
+    """Stands in for the ray module: records how Ray is initialised; no instance is running."""
+
+    def __init__(self, version):
+        self.__version__ = version
+        self.inits = []
+
+    def is_initialized(self):
+        return False
+
+    def init(self, **kwargs):
+        import os
+        if kwargs.get("address") == "auto":
+            raise ConnectionError("Could not find any running Ray instance.")
+        self.inits.append((kwargs, os.environ.get("RAY_AUTH_MODE")))
+
+    def remote(self, function):
+        return function
+
+    def shutdown(self):
+        pass
+
+
+@pytest.mark.parametrize("version, preset, auth", [("2.60.0", None, "token"), ("2.9.3", None, None),
+                                                   ("2.55.1", "disabled", "disabled")])
+def test_a_ray_instance_started_for_the_run_has_no_dashboard(monkeypatch, version, preset, auth):
+    from tournament.backends import RayBackend
+    fake = _FakeRay(version)
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    monkeypatch.setenv("RAY_AUTH_MODE", "x")              # so that teardown restores the old value
+    if preset is None:
+        monkeypatch.delenv("RAY_AUTH_MODE")
+    else:
+        monkeypatch.setenv("RAY_AUTH_MODE", preset)
+    with RayBackend(1, None):
+        pass
+    with RayBackend(1, "local"):
+        pass
+    started = ({"address": "local", "include_dashboard": False}, auth)
+    assert fake.inits == [started, started]
+    with RayBackend(1, "ray://head:10001"):
+        pass
+    assert fake.inits[2] == ({"address": "ray://head:10001"}, auth)   # a cluster's own settings
+
+
+def test_games_cut_short_by_a_stop_leave_no_engine_process(tmp_path, pid_file):
+    """Two games at once, the run stopped after the first: the game still in flight is
+    stopped too, and it ends its engines (deaf ones behind launchers) on the way out."""
+    deaf = [EngineSpec(f"deaf{q}", tuple(deaf_engine_cmd(pid_file))) for q in range(2)]
+    summary = run(Settings(deaf, players=2, deals=2, tc=FAST), tmp_path / "run", concurrency=2,
+                  stop_after=1)
+    assert summary["games"] == 1
+    assert len(pids(pid_file)) >= 4                       # a launcher and an engine per seat, per game
+    assert left_running(pid_file) == []
+
+
+def test_an_out_folder_that_cannot_be_made_is_one_error_line(tmp_path):
+    (tmp_path / "a-file").write_text("not a folder")
+    result = CliRunner().invoke(cli_main, ["--engine", f"name=a {OURS}", "--engine", f"name=b {OURS}",
+                                           "--out", str(tmp_path / "a-file" / "run"), "--quiet"])
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: ") and "cannot write: Not a directory" in result.output
+    assert (tmp_path / "a-file").read_text() == "not a folder"

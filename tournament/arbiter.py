@@ -7,9 +7,10 @@ Step 3  At each decision, send the seat to move the moves as that seat sees them
         draws typed, others' as `?`) and `go`. Check every token of its bestmove against the
         true state, and apply the tokens while it stays that seat's turn.
 Step 4  Whatever goes wrong with an engine ends the game, and that engine loses it, with the
-        reason recorded: it dies, stays silent past the time control and margin, answers out
-        of protocol, plays an illegal action, or runs out of clock. The others are ranked by
-        the score so far.
+        reason recorded: it dies, stays silent past the time control and margin (past the
+        safety timeout for a search by iterations, which has no time budget), answers out of
+        protocol, plays an illegal action, or runs out of clock. The others are ranked by
+        the score so far. Every engine process is ended (protocol/client.py close()).
 Step 5  Record everything: the game record, the result, and (optionally) every line sent.
 """
 
@@ -25,7 +26,7 @@ from engine.notation import action_to_token, token_to_action
 from engine.record import record_from_actions, write_record
 from engine.rng import Rng
 from engine.state import State
-from protocol.client import ClientError, EngineClient
+from protocol.client import SAFETY_TIMEOUT_S, ClientError, EngineClient, close_all
 
 from .engines import EngineSpec
 
@@ -37,20 +38,26 @@ class TimeControl:
     iterations: int | None = None      # per search (fast, reproducible games for tests)
     inc_ms: int = 0                    # added to a seat's clock after each of its searches
     margin_ms: int = 500               # tolerance on top of what the engine was given
+    # How long an answer with no time budget may take (a search by iterations, the
+    # handshake): a safety net for hung engines, never reached through load alone. Not a
+    # setting of the run (not in to_dict): it changes no game an engine finishes.
+    safety_timeout_s: float = SAFETY_TIMEOUT_S
 
     @classmethod
-    def parse(cls, text: str, margin_ms: int = 500) -> "TimeControl":
+    def parse(cls, text: str, margin_ms: int = 500,
+              safety_timeout_s: float = SAFETY_TIMEOUT_S) -> "TimeControl":
         """`movetime=250`, `clock=60000`, `clock=60000+1000` (milliseconds) or `iterations=N`."""
         key, eq, value = text.partition("=")
+        common = {"margin_ms": margin_ms, "safety_timeout_s": safety_timeout_s}
         try:
             if key == "movetime" and eq and int(value) > 0:
-                return cls(movetime_ms=int(value), margin_ms=margin_ms)
+                return cls(movetime_ms=int(value), **common)
             if key == "iterations" and eq and int(value) > 0:
-                return cls(movetime_ms=None, iterations=int(value), margin_ms=margin_ms)
+                return cls(movetime_ms=None, iterations=int(value), **common)
             if key == "clock" and eq:
                 base, _, inc = value.partition("+")
                 if int(base) > 0 and int(inc or 0) >= 0:
-                    return cls(movetime_ms=None, clock_ms=int(base), inc_ms=int(inc or 0), margin_ms=margin_ms)
+                    return cls(movetime_ms=None, clock_ms=int(base), inc_ms=int(inc or 0), **common)
         except ValueError:
             pass
         raise PalaisError(f"time control {text!r}: expected movetime=MS, clock=MS, clock=MS+INC "
@@ -101,8 +108,9 @@ def rank_seats(scores, gold, loser=None) -> list:
 
 
 def _start(spec: EngineSpec, seat: int, tc: TimeControl, sent) -> EngineClient:
-    """A started, handshaken engine with its options set; `sent` (a list) logs every line."""
-    client = EngineClient(spec.cmd, read_timeout=max(5.0, tc.margin_ms / 1000))
+    """A started, handshaken engine with its options set; `sent` (a list) logs every line.
+    An engine that fails on the way is ended before the error is raised."""
+    client = EngineClient(spec.cmd, read_timeout=tc.safety_timeout_s)
     if sent is not None:
         send = client.send
 
@@ -110,23 +118,28 @@ def _start(spec: EngineSpec, seat: int, tc: TimeControl, sent) -> EngineClient:
             sent.append((seat, line))
             _send(line)
         client.send = logged
-    client.start()
-    client.handshake()
-    for name, value in spec.options:
-        client.set_option(name, value)
-    client.new_game()
-    errors = [l for l in client.is_ready() if l.startswith("info string error")]
-    if errors:
-        raise ClientError(f"refused its options: {errors[0]}")
+    try:
+        client.start()
+        client.handshake()
+        for name, value in spec.options:
+            client.set_option(name, value)
+        client.new_game()
+        errors = [l for l in client.is_ready() if l.startswith("info string error")]
+        if errors:
+            raise ClientError(f"refused its options: {errors[0]}")
+    except BaseException:
+        client.close()
+        raise
     return client
 
 
 def _go_limits(tc: TimeControl, clocks, n_players) -> tuple[str, float]:
-    """The `go` arguments and how long to wait for the bestmove (s)."""
+    """The `go` arguments and how long to wait for the bestmove (s): a time budget plus the
+    margin; for iterations, which take as long as the machine needs, the safety timeout."""
     if tc.movetime_ms is not None:
         return f"movetime {tc.movetime_ms}", (tc.movetime_ms + tc.margin_ms) / 1000
     if tc.iterations is not None:
-        return f"iterations {tc.iterations}", tc.margin_ms / 1000
+        return f"iterations {tc.iterations}", tc.safety_timeout_s
     parts = []
     for q in range(n_players):
         parts.append(f"p{q + 1}time {max(0, int(clocks[q]))}")
@@ -192,9 +205,7 @@ def play_game(index: int, deal_seed: int, seats, tc: TimeControl, log_sent: bool
     except Forfeit as exc:                                                # Step 4
         loser, reason = exc.seat, exc.reason
     finally:
-        for client in clients:
-            if client is not None:
-                client.close(timeout=2.0)
+        close_all(clients)
     snap = state.snapshot()                                               # Step 5
     scores = state.scores()
     ranks = rank_seats(scores, snap.gold, loser)

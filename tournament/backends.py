@@ -6,7 +6,8 @@ for both; a backend only turns games to play into results as the games finish.
         for result in backend.play(tasks):      # tasks: (Job, [EngineSpec per seat], TimeControl)
             ...
 
-Leaving the `with` stops the games still in flight (Ctrl+C, an SPRT decision, an error).
+Leaving the `with` stops the games still in flight (Ctrl+C, an SPRT decision, an error);
+each of them ends its engine processes.
 A game's result depends only on its task, never on the backend, so `--resume` may switch
 backends. Ray is imported only when the Ray backend is chosen; it is an optional extra.
 """
@@ -14,6 +15,8 @@ backends. Ray is imported only when the Ray backend is chosen; it is an optional
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
+import signal
 import socket
 from itertools import islice
 
@@ -35,6 +38,16 @@ def play_task(task):
     return play_game(job.index, job.deal_seed, seats, tc, group=job.group)
 
 
+def _exit_on_sigterm() -> None:
+    """In a pool worker: the pool's terminate() (SIGTERM) raises SystemExit, so a game in
+    flight ends its engines on the way out instead of leaving them running."""
+    signal.signal(signal.SIGTERM, _raise_exit)
+
+
+def _raise_exit(signum, _frame):
+    raise SystemExit(128 + signum)
+
+
 class LocalBackend:
     """Concurrency 1: every game in this process. More: a pool of forked processes; results
     come back in plan order."""
@@ -45,7 +58,7 @@ class LocalBackend:
 
     def __enter__(self):
         if self.concurrency > 1:
-            self.pool = mp.get_context("fork").Pool(self.concurrency)
+            self.pool = mp.get_context("fork").Pool(self.concurrency, initializer=_exit_on_sigterm)
         return self
 
     def play(self, tasks):
@@ -63,8 +76,9 @@ class RayBackend:
     `concurrency` in flight, results in the order the games finish.
 
     address None attaches to the Ray instance this machine knows of (RAY_ADDRESS, or the
-    latest one started here) or starts a local one; "auto" joins a running cluster and fails
-    if there is none; "HOST:PORT" or "ray://HOST:PORT" names one. If Ray is already
+    latest one started here) or starts a local one (LOCAL_RAY: no dashboard, token auth);
+    "local" always starts one; "auto" joins a running cluster and fails if there is none;
+    "HOST:PORT" or "ray://HOST:PORT" names one. If Ray is already
     initialised in this process, that instance is used and left running."""
 
     def __init__(self, concurrency: int, address: str | None = None):
@@ -83,7 +97,7 @@ class RayBackend:
         if not ray.is_initialized():
             _check_answers(self.address)
             try:
-                ray.init(address=self.address)
+                _init_ray(ray, self.address)
             except (ConnectionError, ValueError, RuntimeError) as exc:
                 where = self.address or "a local instance"
                 raise BackendError(f"--backend ray: could not start or join Ray ({where}): "
@@ -116,6 +130,52 @@ class RayBackend:
         if self.connected_here:
             self.ray.shutdown()         # stops the instance if it was started here, else detaches
             self.connected_here = False
+
+
+LOCAL_RAY = {"address": "local", "include_dashboard": False}
+"""How the runner starts a Ray instance of its own: without the dashboard (an HTTP server
+that can run jobs). Ray's other ports listen on every interface whatever ray.init is told
+(`_node_ip_address="127.0.0.1"` is turned into this machine's address), so the instance is
+also given token authentication where Ray has it (2.52 and later; set RAY_AUTH_MODE to
+choose otherwise). docs/tournament.md: a cluster must live on a trusted network."""
+
+TOKEN_AUTH_SINCE = (2, 52)
+
+
+def _version(text: str) -> tuple:
+    parts = []
+    for part in text.split(".")[:2]:
+        digits = "".join(c for c in part if c.isdigit())
+        parts.append(int(digits or 0))
+    return tuple(parts)
+
+
+def _start_local_ray(ray) -> None:
+    if "RAY_AUTH_MODE" not in os.environ and _version(ray.__version__) >= TOKEN_AUTH_SINCE:
+        os.environ["RAY_AUTH_MODE"] = "token"       # the instance and its workers inherit it
+    ray.init(**LOCAL_RAY)
+
+
+def _init_ray(ray, address: str | None) -> None:
+    """Join the cluster at `address`; or, with None, the instance this machine knows of
+    (RAY_ADDRESS, or the latest one started here), else start one (_start_local_ray);
+    "local" always starts one."""
+    if address is None:
+        named = os.environ.get("RAY_ADDRESS", "").strip()
+        if named and named != "local":
+            ray.init()                         # the cluster RAY_ADDRESS names, or an error
+            return
+        if not named:
+            try:
+                ray.init(address="auto")       # the latest instance started here
+                return
+            except ConnectionError:
+                pass
+        address = "local"                      # none running: start our own
+    if address == "local":
+        _start_local_ray(ray)
+    else:
+        ray.init(address=address)
 
 
 def _check_answers(address: str | None) -> None:

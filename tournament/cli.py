@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import csv
+import io
 import json
 import sys
 from pathlib import Path
 
 import click
 
+from engine.atomic_write import write_text_atomic
 from engine.errors import PalaisError
 from engine.version import version_option
 from engine.words import plural
@@ -31,12 +33,13 @@ def _parse_sprt(text):
 
 
 def _write_summary(out: Path, summary: dict) -> None:
-    (out / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True))
-    with open(out / "summary.csv", "w", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["engine", "games", "avg_rank", "win_share", "mu", "sigma"])
-        for name, e in summary["engines"].items():
-            writer.writerow([name, e["games"], e["avg_rank"], e["win_share"], e["mu"], e["sigma"]])
+    write_text_atomic(out / "summary.json", json.dumps(summary, indent=2, sort_keys=True))
+    table = io.StringIO()
+    writer = csv.writer(table)
+    writer.writerow(["engine", "games", "avg_rank", "win_share", "mu", "sigma"])
+    for name, e in summary["engines"].items():
+        writer.writerow([name, e["games"], e["avg_rank"], e["win_share"], e["mu"], e["sigma"]])
+    write_text_atomic(out / "summary.csv", table.getvalue())
 
 
 def _signed(x: float) -> str:
@@ -120,6 +123,9 @@ def _print_tables(summary: dict) -> None:
               help="movetime=MS, clock=MS[+INC] or iterations=N.")
 @click.option("--margin-ms", type=click.IntRange(0, 600_000), default=500, show_default=True,
               help="How long past its time an engine may answer before it forfeits.")
+@click.option("--safety-timeout", type=click.FloatRange(1, 86_400), default=600, show_default=True,
+              metavar="SECONDS", help="How long an answer with no time budget (a search by "
+                                      "iterations, the handshake) may take before the engine forfeits.")
 @click.option("--concurrency", type=click.IntRange(1, 256), default=1, show_default=True,
               help="Games played at once (local processes, or Ray tasks in flight).")
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
@@ -134,17 +140,16 @@ def _print_tables(summary: dict) -> None:
 @click.option("--first-seed", type=int, default=1, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON instead of tables.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def main(engines, players, deals, schedule, tc_text, margin_ms, concurrency, backend, ray_address,
-         out_dir, resume, sprt_text, first_seed, as_json, quiet):
+def main(engines, players, deals, schedule, tc_text, margin_ms, safety_timeout, concurrency, backend,
+         ray_address, out_dir, resume, sprt_text, first_seed, as_json, quiet):
     """Play PRI engines against each other over seat-rotated deals and report the standings."""
     from .arbiter import TimeControl
-    from .engines import parse_engine
+    from .engines import check_engines, parse_engine
     from .runner import Settings, run, standings_text
     try:
         specs = [parse_engine(text) for text in engines]
-        if len({s.name for s in specs}) != len(specs):
-            raise PalaisError("engine names must differ")
-        tc = TimeControl.parse(tc_text, margin_ms)
+        check_engines(specs, local=backend == "local")
+        tc = TimeControl.parse(tc_text, margin_ms, safety_timeout)
         sprt = _parse_sprt(sprt_text) if sprt_text else None
         settings = Settings(specs, players, deals, schedule, first_seed, tc)
     except PalaisError as exc:
@@ -174,7 +179,10 @@ def main(engines, players, deals, schedule, tc_text, margin_ms, concurrency, bac
     finally:
         if progress is not None:
             progress.stop()
-    _write_summary(Path(out_dir), summary)
+    try:
+        _write_summary(Path(out_dir), summary)
+    except OSError as exc:
+        raise click.ClickException(f"{exc.filename}: cannot write: {exc.strerror or exc}") from None
     if as_json:
         click.echo(json.dumps(summary, indent=2, sort_keys=True))
     else:

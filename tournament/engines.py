@@ -1,15 +1,19 @@
 """Engines as the runner knows them: a name, a command line and PRI options.
 
 Parsed from the command line's `--engine name=new cmd="palais-engine" option.Threads=1`
-(the value is split like a shell would split it).
+(the value is split like a shell would split it), and checked before the first game and
+before anything is written: a name must fit a game record's Names header and differ from
+the others', and (for games on this machine) the command must exist.
 """
 
 from __future__ import annotations
 
 import shlex
+import shutil
 from dataclasses import dataclass, field
 
-from engine.errors import PalaisError
+from engine.errors import NotationError, PalaisError
+from engine.record import record_from_actions, write_record
 
 
 class EngineSpecError(PalaisError):
@@ -59,4 +63,30 @@ def parse_engine(text: str) -> EngineSpec:
         raise EngineSpecError(f"--engine {text!r}: needs name=...")
     if not cmd:
         raise EngineSpecError(f"--engine {text!r}: needs cmd=...")
+    try:
+        _check_name(name)
+    except EngineSpecError as exc:
+        raise EngineSpecError(f"--engine {text!r}: {exc}") from None
     return EngineSpec(name, cmd, tuple(options))
+
+
+def _check_name(name: str) -> None:
+    """A name the game records can hold: the record writer's own rule, asked directly."""
+    try:
+        write_record(record_from_actions(2, [], seed=0, names=[name, name]))
+    except NotationError as exc:
+        raise EngineSpecError(str(exc)) from None
+
+
+def check_engines(specs, local: bool = False) -> None:
+    """Raise EngineSpecError unless every name is valid and different from the others, and
+    (`local`: the engines will run on this machine) every command can be started here."""
+    seen = set()
+    for spec in specs:
+        _check_name(spec.name)
+        if spec.name in seen:
+            raise EngineSpecError(f"engine names must differ: {spec.name!r} is given twice")
+        seen.add(spec.name)
+        if local and shutil.which(spec.cmd[0]) is None:
+            raise EngineSpecError(f"engine {spec.name!r}: command {spec.cmd[0]!r} not found "
+                                  f"(or not executable)")

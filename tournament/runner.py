@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from .arbiter import TimeControl
 from .backends import open_backend
+from .engines import check_engines
 from .schedule import plan
 from .stats import SPRT, head_to_head, multiplayer, two_player
 from .store import RunStore
@@ -69,6 +70,7 @@ def run(settings: Settings, out_dir, concurrency: int = 1, resume: bool = False,
     each game; stop_after ends the run after that many new games (for tests). backend is
     "local" or "ray" (ray_address: see backends.RayBackend); it is not a setting of the run,
     so a run may be resumed on the other backend."""
+    check_engines(settings.engines)             # before anything is written to out_dir
     with open_backend(backend, concurrency, ray_address) as games_at:
         store = RunStore(out_dir)
         games = store.create(settings.to_dict(), resume)

@@ -13,6 +13,7 @@ import json
 import os
 from pathlib import Path
 
+from engine.atomic_write import write_text_atomic
 from engine.errors import PalaisError
 
 
@@ -40,10 +41,11 @@ class RunStore:
             return self.load()
         if resume:
             raise StoreError(f"--resume: no run to resume in {self.folder}")
-        self.records.mkdir(parents=True, exist_ok=True)
-        tmp = self.settings_path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(settings, indent=2, sort_keys=True))
-        os.replace(tmp, self.settings_path)
+        try:
+            self.records.mkdir(parents=True, exist_ok=True)
+            write_text_atomic(self.settings_path, json.dumps(settings, indent=2, sort_keys=True))
+        except OSError as exc:
+            raise _cannot_write(exc) from None
         return []
 
     def load(self) -> list:
@@ -61,11 +63,16 @@ class RunStore:
         data = result.to_dict()
         record = data.pop("record")
         path = self.records / f"game-{result.index:05d}.txt"
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(record)
-        os.replace(tmp, path)
-        with open(self.games_path, "a", encoding="utf-8") as handle:
-            handle.write(json.dumps(data, sort_keys=True) + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
+        try:
+            write_text_atomic(path, record)
+            with open(self.games_path, "a", encoding="utf-8") as handle:
+                handle.write(json.dumps(data, sort_keys=True) + "\n")
+                handle.flush()
+                os.fsync(handle.fileno())
+        except OSError as exc:
+            raise _cannot_write(exc) from None
         return data
+
+
+def _cannot_write(exc: OSError) -> StoreError:
+    return StoreError(f"{exc.filename or 'the run folder'}: cannot write: {exc.strerror or exc}")
