@@ -25,6 +25,7 @@ from engine.errors import PalaisError
 from search.params import (ALGORITHMS, ROLLOUT_POLICIES, SearchLimits, SearchParams,
                            tree_memory_cap_mb)
 from search.players import make_player
+from search.timeman import clock_time_ms
 
 from .commands import Go
 from .session import seat_view
@@ -191,8 +192,7 @@ class Engine:
         else:
             left = dict(go.time_ms).get(self.seat)
             if left is not None:
-                inc = dict(go.inc_ms).get(self.seat, 0)
-                time_ms = max(1, min(left - overhead, left // 20 + inc * 4 // 5 - overhead))
+                time_ms = clock_time_ms(left, dict(go.inc_ms).get(self.seat, 0), overhead)
         if time_ms is None and go.iterations is None and go.nodes is None:
             return SearchLimits(infinite=True)
         return SearchLimits(iterations=go.iterations, nodes=go.nodes, time_ms=time_ms)

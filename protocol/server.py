@@ -149,19 +149,16 @@ class Server:
         self.send(f"info string Nodes searched: {signature()}")
 
     def on_hint(self, command):
-        from search.players import make_player
+        from search.analysis import analyse_turn
         from search.params import SearchLimits
         self.engine.ensure_idle("give a hint")
         view = self._need_position()
         limits = SearchLimits(iterations=command.iterations, time_ms=command.movetime_ms) \
-            if (command.iterations or command.movetime_ms) else SearchLimits(time_ms=1000)
-        player = make_player(self.engine.params())
-        try:
-            result = player.search(view, self.engine.seat, limits, top_k=command.top)
-        finally:
-            getattr(player, "close", lambda: None)()
-        seat = self.engine.seat
-        for rank, c in enumerate(result.candidates, 1):
+            if (command.iterations or command.movetime_ms) else None    # None: the hint default
+        params = self.engine.params()
+        analysis = analyse_turn(view, limits, top=command.top, seed=params.seed, params=params)
+        seat = analysis.seat
+        for rank, c in enumerate(analysis.candidates, 1):
             self.send(f"info string hint {rank}: {turn_to_text(c.turn)} | win {c.win_prob[seat]:.0%} "
                       f"| expected VP {c.expected_score[seat]:.1f} | {c.visits} visits")
 

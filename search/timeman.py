@@ -1,4 +1,8 @@
-"""Time management: how much of a budget each search of a turn gets.
+"""Time management: how much of a budget each search gets.
+
+A clock (time left and increment, as a GUI sends them) gives one decision's search
+`clock_time_ms`: a twentieth of what is left plus most of the increment, less the move
+overhead (the time lost between engine and GUI), never more than is left.
 
 A turn is several decisions (RULES.md §10). A player given a budget for the whole turn can
 search once at its first decision and play the line it found (`decision_share` 0), or search
@@ -11,6 +15,7 @@ from __future__ import annotations
 
 from .params import SearchLimits
 
+MOVES_TO_GO = 20         # a clock's time is spread as if this many decisions were left
 FLOOR_SHARE = 1 / 16     # a decision's search gets at least this share of the turn's budget
 
 
@@ -32,3 +37,10 @@ def decision_limits(turn: SearchLimits, spent_ms: float, spent_iterations: int,
     if left < floor:
         return None
     return SearchLimits(iterations=min(left, max(floor, int(share * left))))
+
+
+def clock_time_ms(left_ms: int, inc_ms: int, overhead_ms: int) -> int:
+    """One decision's search time from a clock: left/20 + 4/5 of the increment - overhead,
+    at least 1 ms and never more than what is left less the overhead."""
+    want = left_ms // MOVES_TO_GO + inc_ms * 4 // 5 - overhead_ms
+    return max(1, min(left_ms - overhead_ms, want))

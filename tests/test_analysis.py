@@ -216,3 +216,24 @@ def test_a_turn_searched_decision_by_decision_stays_within_its_budget():
     once = CountingPlayer(SearchParams(seed=2))
     choose_turn(once, state, seat, SearchLimits(iterations=2000))
     assert once.iterations == [2000]                        # decision_share 0: one search, its line
+
+
+def test_pri_hint_palais_hint_and_the_analysis_core_agree():
+    import io
+    from engine.notation import turn_to_text
+    from engine.position import position_to_string
+    from play.hints import find_hints
+    from protocol.server import Server
+    state = midgame(3, 103, 7)
+    seat = state.to_move
+    out = io.StringIO()
+    server = Server(out)
+    server.handle(f"position pos {position_to_string(state.view(seat))}")
+    server.handle("hint top 3 iterations 3000")
+    sent = [line for line in out.getvalue().splitlines() if line.startswith("info string hint")]
+    core = analyse_turn(state, SearchLimits(iterations=3000), top=3, seed=0)
+    assert len(sent) == len(core.candidates) == 3
+    for line, cand in zip(sent, core.candidates):
+        assert turn_to_text(cand.turn) in line
+    people = find_hints(state, SearchLimits(iterations=3000), top=3, seed=0)
+    assert [h.turn for h in people.hints] == [c.turn for c in core.candidates]
