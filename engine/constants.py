@@ -10,6 +10,7 @@ RULES.md §10: options are enumerated in ascending action id.
 ROOMS = ("GATE", "PARADE", "STAIRS", "MINT", "KING", "MADAME", "OFFICE", "BACKDOOR", "CARDINAL")
 GATE, PARADE, STAIRS, MINT, KING, MADAME, OFFICE, BACKDOOR, CARDINAL = range(9)
 N_ROOMS = 9
+ROOM_INDEX = {name: i for i, name in enumerate(ROOMS)}     # room code -> room index
 
 # The first-game layout, row by row from the park side, left to right (grid cell -> room).
 FIRST_GAME_LAYOUT = (BACKDOOR, OFFICE, CARDINAL, MINT, GATE, MADAME, STAIRS, KING, PARADE)

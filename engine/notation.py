@@ -19,7 +19,7 @@ import re
 
 from .constants import (
     A_CONTINUE, A_DECLINE, A_DRAW, A_DRAW_UNKNOWN, A_END, A_GATE, A_MOVE, A_PLAY, A_RECRUIT,
-    A_ROOM, A_TAKE, CARDS, MAX_GATE, N_ACTIONS, N_ROOMS, ROOMS, SQUARE_NAMES,
+    A_ROOM, A_TAKE, CARDS, MAX_GATE, N_ACTIONS, N_ROOMS, ROOM_INDEX, ROOMS, SQUARE_NAMES,
 )
 from .errors import NotationError
 from .numbers import natural
@@ -31,7 +31,6 @@ from .position import (
 # ======================================================================================
 # Action tokens
 
-ROOM_INDEX = {name: i for i, name in enumerate(ROOMS)}
 CARD_INDEX = {name: i for i, name in enumerate(CARDS)}
 SQUARE_INDEX = {name: i for i, name in enumerate(SQUARE_NAMES)}
 KEYWORDS = {"take": A_TAKE, "continue": A_CONTINUE, "end": A_END, "decline": A_DECLINE}

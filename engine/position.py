@@ -18,14 +18,13 @@ from urllib.parse import unquote
 from .components import ComponentSet, default_components
 from .constants import (
     BORDER, CARDS, C_HONOUR, MAX_PLAYERS, MIN_PLAYERS, N_CARDS, N_ROOMS, N_SQUARES,
-    ROOMS, SERVANTS_PER_COLOUR, SETUP_FREE_PLACEMENTS, SOURCE_PARK, SQUARE_NAMES, STAGES,
+    ROOM_INDEX, ROOMS, SERVANTS_PER_COLOUR, SETUP_FREE_PLACEMENTS, SOURCE_PARK, SQUARE_NAMES, STAGES,
 )
 from .errors import NotationError
 from .numbers import natural, shown
 from .snapshot import Snapshot
 from .validate import MAX_GOLD, MAX_ROUND, TURN_COUNTER_MAX
 
-ROOM_INDEX = {name: i for i, name in enumerate(ROOMS)}
 SQUARE_INDEX = {name: i for i, name in enumerate(SQUARE_NAMES)}
 _ROOM_LIST = ", ".join(ROOMS)
 

@@ -24,7 +24,8 @@ import re
 from dataclasses import dataclass, field, fields
 
 from .components import ComponentSet, default_components
-from .constants import FIRST_GAME_LAYOUT, MAX_PLAYERS, MIN_PLAYERS, N_ROOMS, N_SQUARES, ROOMS
+from .constants import (FIRST_GAME_LAYOUT, MAX_PLAYERS, MIN_PLAYERS, N_ROOMS, N_SQUARES, ROOM_INDEX,
+                        ROOMS)
 from .deal import make_deal
 from .errors import NotationError, PalaisError
 from .numbers import natural, shown
@@ -43,7 +44,6 @@ _TURN_LINE = re.compile(r"([0-9]+)\.([0-9]+):(.*)")
 MAX_ROUND_LABEL = 10_000     # far above any game's rounds (at most 200)
 MAX_SEED = 2 ** 64 - 1       # deal seeds are 64-bit (engine/rng.py)
 MAX_SCORE = 100_000          # far above any game's score
-_ROOM_INDEX = {name: i for i, name in enumerate(ROOMS)}
 
 
 @dataclass
@@ -391,9 +391,9 @@ def _record_from_headers(h: dict, at: dict, comps: ComponentSet, end: int) -> Ga
         if len(rows) != 3 or any(len(row.split(",")) != 3 for row in rows):
             fail("Layout", "expected 3 rows of 3 room codes, rows separated by '/', codes by ','")
         for code in codes:
-            if code not in _ROOM_INDEX:
+            if code not in ROOM_INDEX:
                 fail("Layout", f"{code!r} is not a room (rooms: {', '.join(ROOMS)})")
-        layout = [_ROOM_INDEX[c] for c in codes]
+        layout = [ROOM_INDEX[c] for c in codes]
         if sorted(layout) != list(range(N_ROOMS)):
             fail("Layout", "each of the 9 rooms must appear exactly once")
         if first_game and layout != list(FIRST_GAME_LAYOUT):
