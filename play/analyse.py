@@ -16,12 +16,13 @@ from dataclasses import dataclass
 
 from engine.errors import PalaisError
 from engine.notation import turn_to_text
+from engine.views import view_for
 from engine.words import plural
+from search.analysis import analyse_turn
 from search.mcts import MCTSSearch
 from search.params import SearchParams
 
 from .explain import explain
-from search.analysis import analyse_turn, seat_view
 
 MISTAKE = 0.10
 BLUNDER = 0.20
@@ -102,7 +103,7 @@ class Analyser:
         return list(result.stats["root_win"])
 
     def turn(self, number: int, start, seat: int, line: list) -> TurnAnalysis:
-        view = seat_view(start, seat)
+        view = view_for(start, seat)
         analysis = analyse_turn(view, self.limits, top=8, seed=self.seed, params=self.params)
         best = analysis.candidates[0] if analysis.candidates else None
         played = _end_key(view, line, seat)

@@ -192,7 +192,8 @@ def hint(source, moves, top, time_s, iterations, seed, show_board, as_json, comp
     from engine.notation import apply_tokens
     from .board import draw_board
     from .explain import wrap_lines
-    from .hints import find_hints, hint_lines, seat_view
+    from engine.views import view_for
+    from .hints import find_hints, hint_lines
     try:
         components = _components(components_path)
         state, names, people = _state_from_input(source, components)
@@ -207,7 +208,7 @@ def hint(source, moves, top, time_s, iterations, seed, show_board, as_json, comp
         click.echo(json.dumps(report.to_dict(), indent=2))
         return
     if show_board:
-        click.echo(draw_board(seat_view(state, report.seat), seat=report.seat,
+        click.echo(draw_board(view_for(state, report.seat), seat=report.seat,
                               color=want_color(None, sys.stdout), names=names))
     click.echo("\n".join(wrap_lines(hint_lines(report, names), shutil.get_terminal_size().columns)))
 

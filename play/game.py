@@ -12,15 +12,14 @@ from __future__ import annotations
 from dataclasses import fields
 
 from engine.atomic_write import write_text_atomic
-from engine.constants import A_DRAW
-from engine.determinize import weighted_pick
+from engine.chance import ChanceStream
 from engine.errors import PalaisError
 from engine.files import read_text_file
 from engine.notation import action_to_token
 from engine.options import RuleOptions
 from engine.record import read_record, record_from_actions, replay, write_record
-from engine.rng import Rng
 from engine.state import State
+from engine.views import seen_by
 
 
 def read_game(path: str, components=None):
@@ -34,11 +33,6 @@ def read_game(path: str, components=None):
     return rec, state.view(rec.observer) if rec.observer >= 0 else state
 
 
-def chance_stream(seed: int, actions_so_far: int) -> Rng:
-    """The card-draw stream of a game: the arbiter's for a new game, a fresh one on reload."""
-    return Rng(seed * 1_000_003 + 17 + 7_919 * actions_so_far)
-
-
 class PlayGame:
     def __init__(self, state, seed: int, names, components=None, options=None,
                  first_game: bool = False, actions=(), drawers=()):
@@ -50,7 +44,7 @@ class PlayGame:
         self.first_game = first_game
         self.actions = list(actions)          # every action, draws included
         self.drawers = list(drawers)          # per action: the seat that drew, or None
-        self.chance = chance_stream(seed, len(self.actions))
+        self.chance = ChanceStream(seed, resumed_after=len(self.actions))   # the arbiter's for a new game
         self._undo = []                       # (state copy, len(actions)) before each take-back-able action
         self._start = State.new_game(state.n_players, seed=seed, components=components,
                                      options=options, first_game=first_game)
@@ -91,7 +85,7 @@ class PlayGame:
         made = []
         while self.state.is_chance():
             seat = self.state.to_move
-            action = A_DRAW + weighted_pick(self.state.deck_counts(), self.chance)
+            action = self.chance.draw(self.state)
             self._record(action, seat)
             made.append((seat, action))
         if made:
@@ -132,8 +126,7 @@ class PlayGame:
 
     def seen_by(self, seat: int) -> list:
         """The moves so far as `seat` may see them: others' draws as `?` (for PRI engines)."""
-        return [action_to_token(a) if d in (None, seat) else "?"
-                for a, d in zip(self.actions, self.drawers)]
+        return seen_by(seat, zip(self.actions, self.drawers))
 
     # ---- records -------------------------------------------------------------------------
 

@@ -13,12 +13,13 @@ from dataclasses import dataclass
 
 from engine.notation import turn_to_text
 from engine.words import plural
-from search.analysis import DEFAULT_ITERATIONS, analyse_turn, seat_view
+from engine.views import view_for
+from search.analysis import DEFAULT_ITERATIONS, analyse_turn
 from search.params import SearchLimits, SearchParams
 
 from .explain import explain
 
-__all__ = ["DEFAULT_ITERATIONS", "Hint", "HintReport", "find_hints", "hint_lines", "seat_view"]
+__all__ = ["DEFAULT_ITERATIONS", "Hint", "HintReport", "find_hints", "hint_lines"]
 
 
 @dataclass
@@ -57,7 +58,7 @@ def find_hints(state, limits: SearchLimits | None = None, top: int = 3, seed: in
     view by the analysis core (search/analysis.py), with their explanations in words."""
     analysis = analyse_turn(state, limits, top=top, seed=seed, params=params, callback=callback)
     seat = analysis.seat
-    view = seat_view(state, seat)
+    view = view_for(state, seat)
     hints = []
     for rank, cand in enumerate(analysis.candidates, 1):
         hints.append(Hint(rank=rank, turn=list(cand.turn), tokens=turn_to_text(cand.turn),

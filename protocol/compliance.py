@@ -10,10 +10,11 @@ from __future__ import annotations
 import time
 
 from engine.constants import S_SETUP
-from engine.notation import action_to_token, parse_turn
+from engine.notation import parse_turn
 from engine.random_play import random_action
 from engine.rng import Rng
 from engine.state import State
+from engine.views import seen_by
 
 from .client import ClientError, EngineClient, EngineTimeout
 
@@ -41,7 +42,7 @@ def game_prefix(players: int, seed: int, until):
         played.append((action, drawer))
         state.apply(action)
     seat = state.to_move
-    return [action_to_token(a) if d in (None, seat) else "?" for a, d in played], seat, state
+    return seen_by(seat, played), seat, state
 
 
 def check_bestmove(answer, state, seat) -> None:

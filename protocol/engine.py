@@ -28,7 +28,7 @@ from search.players import make_player
 from search.timeman import clock_time_ms
 
 from .commands import Go
-from .session import seat_view
+from .session import view_from_position
 
 
 STOPPING_WAIT_S = 30.0   # how long a command after `stop` waits for the stopped search's bestmove
@@ -166,7 +166,7 @@ class Engine:
 
     def set_position(self, command) -> None:
         self.ensure_idle("change the position")
-        view, seat = seat_view(command, self.components)
+        view, seat = view_from_position(command, self.components)
         self.view, self.seat = view, seat
         self.has_position = True
 

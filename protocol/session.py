@@ -14,7 +14,7 @@ Every problem raises PositionError with a message naming the word or token at fa
 from __future__ import annotations
 
 from engine.components import ComponentSet, load_components
-from engine.constants import A_DRAW, A_DRAW_UNKNOWN, CARDS, ROOMS
+from engine.constants import A_DRAW, A_DRAW_UNKNOWN, CARDS, ROOM_INDEX, ROOMS
 from engine.errors import NotationError, PalaisError
 from engine.numbers import natural
 from engine.notation import state_from_position, token_to_action
@@ -68,7 +68,7 @@ def start_state(command, components: ComponentSet):
         unknown = [r for r in command.layout if r.upper() not in ROOMS]
         if unknown:
             raise PositionError(f"layout: '{unknown[0]}' is not a room ({', '.join(ROOMS)})")
-        layout = [ROOMS.index(r.upper()) for r in command.layout]
+        layout = [ROOM_INDEX[r.upper()] for r in command.layout]
     deal = None
     if command.deal is not None:
         deal = [number - 1 for number in command.deal]
@@ -99,7 +99,7 @@ def _apply(state, action: int, i: int, token: str) -> None:
     state.apply(action)
 
 
-def seat_view(command, components: ComponentSet):
+def view_from_position(command, components: ComponentSet):
     """(the view of the seat to move after the moves, or None at the end, the seat)."""
     start = start_state(command, components)
     actions = _actions(command.moves)

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.errors import PalaisError
+from engine.views import view_for
 
 from .mcts import MCTSSearch, most_visited_line, turn_goes_on
 from .params import SearchLimits, SearchParams
@@ -36,16 +37,6 @@ class TurnAnalysis:
     time_ms: float
     root_win: list               # every seat's win probability before the turn
     root_score: list             # every seat's expected score before the turn
-
-
-def seat_view(state, seat: int):
-    """What `seat` knows: the state itself if it already is that seat's view."""
-    if state.observer == seat:
-        return state
-    if state.observer >= 0:
-        raise PalaisError(f"this position is seat {state.observer + 1}'s view; it cannot give "
-                          f"seat {seat + 1}'s")
-    return state.view(seat)
 
 
 def check_decision(state) -> int:
@@ -95,7 +86,7 @@ def analyse_turn(state, limits: SearchLimits | None = None, top: int = 3, seed: 
     seat = check_decision(state)
     if top < 1:
         raise PalaisError("top must be at least 1")
-    view = seat_view(state, seat)
+    view = view_for(state, seat)
     params = (params or SearchParams()).with_(algorithm="ismcts", processes=1, seed=seed)
     searcher = MCTSSearch(params)
     result = searcher.search(view, seat, limits or SearchLimits(iterations=DEFAULT_ITERATIONS),

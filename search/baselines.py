@@ -10,6 +10,7 @@ root statistics (Perfect-Information Monte Carlo, with its known strategy-fusion
 from __future__ import annotations
 
 from engine.rng import Rng
+from engine.views import view_for
 
 from ._ismcts import TreeSearch
 from ._policy import estimated_scores, finish_turn
@@ -23,10 +24,6 @@ def one_action_result(seat: int, action: int, n_players: int) -> SearchResult:
     flat = [1.0 / n_players] * n_players
     candidate = Candidate(turn=[action], visits=1, win_prob=flat, expected_score=[0.0] * n_players)
     return SearchResult(seat=seat, best_turn=[action], candidates=[candidate], iterations=1)
-
-
-def seat_view(state, seat):
-    return state if state.observer == seat else state.view(seat)
 
 
 class RandomPlayer:
@@ -59,7 +56,7 @@ class GreedyPlayer:
 
     def search(self, state, seat=None, limits=None, callback=None, top_k=5) -> SearchResult:
         seat = state.to_move if seat is None else seat
-        view = seat_view(state, seat)
+        view = view_for(state, seat)
         legal = view.legal_actions()
         self._searches += 1
         scored = []
@@ -104,7 +101,7 @@ class PIMCSearch:
             self._stop.end()
 
     def _search(self, state, seat, limits, callback, top_k, seed) -> SearchResult:
-        view = seat_view(state, seat)
+        view = view_for(state, seat)
         k = self.params.determinizations
         rng = Rng(seed)
         start = TreeSearch.clock_ms()

@@ -14,9 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.constants import A_DRAW
-from engine.determinize import weighted_pick
-from engine.rng import Rng
+from engine.chance import ChanceStream
 from engine.state import State
 
 from .turns import choose_turn
@@ -38,11 +36,11 @@ def play_game(players, names, deal_seed: int, limits, max_searches: int = 100_00
     search, or of a whole turn for a player whose params have decision_share > 0."""
     per_seat = list(limits) if isinstance(limits, (list, tuple)) else [limits] * len(players)
     state = State.new_game(len(players), seed=deal_seed)
-    chance = Rng(deal_seed * 1_000_003 + 17)
+    chance = ChanceStream(deal_seed)
     turns = searches = 0
     while not state.is_terminal():
         if state.is_chance():
-            state.apply(A_DRAW + weighted_pick(state.deck_counts(), chance))
+            state.apply(chance.draw(state))
             continue
         seat = state.to_move
         actions, made = choose_turn(players[seat], state, seat, per_seat[seat],

@@ -19,13 +19,12 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from engine.constants import A_DRAW
-from engine.determinize import weighted_pick
+from engine.chance import ChanceStream
 from engine.errors import NotationError, PalaisError
-from engine.notation import action_to_token, token_to_action
+from engine.notation import token_to_action
 from engine.record import record_from_actions, write_record
-from engine.rng import Rng
 from engine.state import State
+from engine.views import seen_by
 from protocol.client import SAFETY_TIMEOUT_S, ClientError, EngineClient, close_all
 
 from .engines import EngineSpec
@@ -96,11 +95,6 @@ class Forfeit(Exception):
         self.reason = reason
 
 
-def seen_by(seat: int, history) -> list:
-    """The moves as `seat` may see them: others' draws as `?`."""
-    return [action_to_token(a) if drawer in (None, seat) else "?" for a, drawer in history]
-
-
 def rank_seats(scores, gold, loser=None) -> list:
     """Rank 1 = most VP, then most gold; equal keys share a rank; `loser` is ranked last."""
     keys = [(-1, -1) if q == loser else (scores[q], gold[q]) for q in range(len(scores))]
@@ -153,7 +147,7 @@ def play_game(index: int, deal_seed: int, seats, tc: TimeControl, log_sent: bool
     """Play one game; seats[q] is the EngineSpec in seat q."""
     n = len(seats)
     state = State.new_game(n, seed=deal_seed)                             # Step 1
-    chance = Rng(deal_seed * 1_000_003 + 17)
+    chance = ChanceStream(deal_seed)
     history = []
     sent = [] if log_sent else None
     clients = [None] * n
@@ -167,7 +161,7 @@ def play_game(index: int, deal_seed: int, seats, tc: TimeControl, log_sent: bool
                 raise Forfeit(q, f"did not start: {exc}")
         while not state.is_terminal():                                     # Step 3
             if state.is_chance():
-                action = A_DRAW + weighted_pick(state.deck_counts(), chance)
+                action = chance.draw(state)
                 history.append((action, state.to_move))
                 state.apply(action)
                 continue
