@@ -16,6 +16,7 @@ from engine.constants import ROOMS
 from engine.errors import NotationError, PalaisError
 from engine.notation import token_to_action
 from protocol.client import SAFETY_TIMEOUT_S, ClientError, EngineClient
+from protocol.commands import Go, PositionStart
 from search.params import SearchLimits, SearchParams
 from search.players import make_player
 from search.turns import choose_turn
@@ -88,18 +89,26 @@ class PriSeat:
             self.client.close()
             raise
 
-    def _go(self) -> tuple[str, float]:
+    def _go(self) -> tuple[Go, float]:
         if self.limits.time_ms:
-            return f"movetime {int(self.limits.time_ms)}", self.limits.time_ms / 1000 + 10
-        return f"iterations {self.limits.iterations}", self.safety_timeout
+            return Go(movetime_ms=int(self.limits.time_ms)), self.limits.time_ms / 1000 + 10
+        return Go(iterations=self.limits.iterations), self.safety_timeout
+
+    @staticmethod
+    def _position(game, seat: int) -> PositionStart:
+        """The game so far as `seat` may see it: the deal, the layout, the changed rule
+        options (as text: true/false, numbers) and the moves with others' draws as `?`."""
+        options = tuple((name, str(value).lower() if isinstance(value, bool) else str(value))
+                        for name, value in game.changed_options().items())
+        return PositionStart(players=game.n_players, seed=game.seed, first_game=game.first_game,
+                             layout=tuple(ROOMS[r] for r in game.layout()),
+                             deal=tuple(game.deal_numbers()), options=options,
+                             moves=tuple(game.seen_by(seat)))
 
     def choose_turn(self, game) -> list:
         seat = game.state.to_move
         try:
-            self.client.position_start(game.n_players, game.seed, moves=game.seen_by(seat),
-                                       first_game=game.first_game,
-                                       layout=[ROOMS[r] for r in game.layout()],
-                                       deal=game.deal_numbers(), options=game.changed_options())
+            self.client.position(self._position(game, seat))
             limits, wait = self._go()
             answer = self.client.go(limits, timeout=wait)
         except ClientError as exc:

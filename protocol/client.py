@@ -6,7 +6,9 @@ every read waits at most a stated time. It raises:
 - `EngineTimeout` when it stays silent too long;
 - `ProtocolViolation` when it answers out of protocol.
 The tournament runner, `palais play`, the compliance check and the tests drive engines
-through it.
+through it. Commands are the parser's own dataclasses (protocol/commands.py), written by
+`format_command`, so the client speaks exactly the grammar the engine parses:
+`client.position(PositionStart(players=2, seed=9))`, `client.go(Go(movetime_ms=250), timeout=1)`.
 
 `close()` never leaves a process behind: the engine runs in a process group of its own (so a
 launcher script and the engine it starts go together), and closing sends `quit` and ends its
@@ -27,6 +29,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from engine.errors import PalaisError
+
+from .commands import Go, IsReady, NewGame, PositionStart, PositionString, Pri, Quit, SetOption
+from .parser import format_command
 
 
 class ClientError(PalaisError):
@@ -165,7 +170,12 @@ class EngineClient:
     def __exit__(self, *exc):
         self.close()
 
+    def send_command(self, command) -> None:
+        """Send a command dataclass as its PRI line (a BadCommand, nothing sent, if it has none)."""
+        self.send(format_command(command))
+
     def send(self, line: str) -> None:
+        """Send one raw line (the compliance check sends malformed ones on purpose)."""
         if self.process is None or self.exit_code() is not None:
             raise EngineDied(f"the engine is not running (exit code {self.process and self.exit_code()})")
         self.transcript.append((">", line))
@@ -232,7 +242,7 @@ class EngineClient:
     def _end(self, grace: float) -> None:
         if self.exit_code() is None:
             try:
-                self.send("quit")
+                self.send_command(Quit())
             except EngineDied:
                 pass
         try:
@@ -252,7 +262,7 @@ class EngineClient:
 
     # ------------------------------------------------------------------ protocol
     def handshake(self, timeout: float | None = None) -> EngineInfo:
-        self.send("pri")
+        self.send_command(Pri())
         deadline = time.monotonic() + (timeout or self.read_timeout)
         info = EngineInfo()
         while True:
@@ -273,7 +283,7 @@ class EngineClient:
 
     def is_ready(self, timeout: float | None = None) -> list:
         """Send isready and wait for readyok; returns the lines read before it."""
-        self.send("isready")
+        self.send_command(IsReady())
         seen = []
         deadline = time.monotonic() + (timeout or self.read_timeout)
         while True:
@@ -283,33 +293,21 @@ class EngineClient:
             seen.append(line)
 
     def set_option(self, name: str, value=None) -> None:
-        self.send(f"setoption name {name}" + ("" if value is None else f" value {value}"))
+        self.send_command(SetOption(name, None if value is None else str(value)))
 
     def new_game(self) -> None:
-        self.send("newgame")
+        self.send_command(NewGame())
 
-    def position_start(self, players: int, seed: int = 0, moves=(), first_game=False, layout=None,
-                       deal=None, options=None) -> None:
-        line = f"position start players {players} seed {seed}"
-        if first_game:
-            line += " firstgame"
-        if layout:
-            line += " layout " + "/".join(",".join(layout[r * 3:r * 3 + 3]) for r in range(3))
-        if deal:
-            line += " deal " + ",".join(str(t) for t in deal)
-        if options:
-            line += " options " + ",".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}"
-                                           for k, v in options.items())
-        if moves:
-            line += " moves " + " ".join(moves)
-        self.send(line)
+    def position(self, command: PositionStart | PositionString) -> None:
+        if not isinstance(command, (PositionStart, PositionString)):
+            raise TypeError(f"position() takes a PositionStart or PositionString, not {command!r}")
+        self.send_command(command)
 
-    def position_string(self, text: str, moves=()) -> None:
-        self.send(f"position pos {text}" + (" moves " + " ".join(moves) if moves else ""))
-
-    def go(self, limits: str, timeout: float) -> SearchAnswer:
-        """Send `go <limits>` and read until bestmove (at most `timeout` seconds)."""
-        self.send(f"go {limits}".rstrip())
+    def go(self, limits: Go, timeout: float) -> SearchAnswer:
+        """Send `limits` (a Go) and read until bestmove (at most `timeout` seconds)."""
+        if not isinstance(limits, Go):
+            raise TypeError(f"go() takes a Go, not {limits!r}")
+        self.send_command(limits)
         return self.read_bestmove(timeout)
 
     def read_bestmove(self, timeout: float) -> SearchAnswer:

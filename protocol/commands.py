@@ -4,21 +4,40 @@ The parser (`protocol/parser.py`) turns a line into one of these or a `ParseErro
 dispatcher acts on them. They carry syntax only: numbers are checked to be numbers in range,
 but action tokens and position strings stay text until the engine applies them to a game.
 docs/protocol.md is the specification.
+
+The GUI side writes the same dataclasses: each has `to_line()`, the PRI line for it, so one
+grammar serves both ends. `protocol/parser.py` `format_command` is what senders call: it also
+checks that the line reads back as the same command (a field that cannot be written, such as
+a name with a line break in it or a number out of range, is refused before anything is sent).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
+
+
+class _Word:
+    """A command that is one word with no arguments."""
+
+    word: ClassVar[str]
+
+    def to_line(self) -> str:
+        return self.word
 
 
 @dataclass(frozen=True)
-class Pri:
+class Pri(_Word):
     """`pri`: the handshake; the engine answers id, option lines and `priok`."""
 
+    word = "pri"
+
 
 @dataclass(frozen=True)
-class IsReady:
+class IsReady(_Word):
     """`isready`: answered with `readyok` at once, even during a search."""
+
+    word = "isready"
 
 
 @dataclass(frozen=True)
@@ -26,10 +45,19 @@ class SetOption:
     name: str
     value: str | None = None      # None for a button
 
+    def to_line(self) -> str:
+        return f"setoption name {self.name}" + ("" if self.value is None else f" value {self.value}")
+
 
 @dataclass(frozen=True)
-class NewGame:
+class NewGame(_Word):
     """`newgame`: the next position belongs to a new game (search state may be dropped)."""
+
+    word = "newgame"
+
+
+def _moves_text(moves) -> str:
+    return " moves " + " ".join(moves) if moves else ""
 
 
 @dataclass(frozen=True)
@@ -45,6 +73,20 @@ class PositionStart:
     components: str | None = None  # a component-set TOML file, or None for the built-in set
     moves: tuple = ()              # action tokens
 
+    def to_line(self) -> str:
+        words = ["position", "start", "players", str(self.players), "seed", str(self.seed)]
+        if self.first_game:
+            words.append("firstgame")
+        if self.layout is not None:
+            words += ["layout", "/".join(",".join(self.layout[r * 3:r * 3 + 3]) for r in range(3))]
+        if self.deal is not None:
+            words += ["deal", ",".join(str(t) for t in self.deal)]
+        if self.options:
+            words += ["options", ",".join(f"{name}={text}" for name, text in self.options)]
+        if self.components is not None:
+            words += ["components", self.components]
+        return " ".join(words) + _moves_text(self.moves)
+
 
 @dataclass(frozen=True)
 class PositionString:
@@ -52,6 +94,9 @@ class PositionString:
 
     text: str
     moves: tuple = ()
+
+    def to_line(self) -> str:
+        return f"position pos {self.text}" + _moves_text(self.moves)
 
 
 @dataclass(frozen=True)
@@ -64,30 +109,59 @@ class Go:
     inc_ms: tuple = ()             # (seat 0-based, increment ms) pairs
     multipv: int | None = None
 
+    def to_line(self) -> str:
+        words = ["go"]
+        for key, value in (("movetime", self.movetime_ms), ("iterations", self.iterations),
+                           ("nodes", self.nodes)):
+            if value is not None:
+                words += [key, str(value)]
+        if self.infinite:
+            words.append("infinite")
+        times, incs = dict(self.time_ms), dict(self.inc_ms)
+        for seat in sorted(times.keys() | incs.keys()):       # p1time p1inc p2time ...
+            if seat in times:
+                words += [f"p{seat + 1}time", str(times[seat])]
+            if seat in incs:
+                words += [f"p{seat + 1}inc", str(incs[seat])]
+        if self.multipv is not None:
+            words += ["multipv", str(self.multipv)]
+        return " ".join(words)
+
 
 @dataclass(frozen=True)
-class Stop:
+class Stop(_Word):
     """`stop`: end the search; exactly one `bestmove` answers each `go`."""
 
+    word = "stop"
+
 
 @dataclass(frozen=True)
-class Quit:
+class Quit(_Word):
     """`quit`: stop any search and exit."""
 
+    word = "quit"
+
 
 @dataclass(frozen=True)
-class Display:
+class Display(_Word):
     """`d`: draw the position as text (as `info string` lines)."""
+
+    word = "d"
 
 
 @dataclass(frozen=True)
 class Perft:
     depth: int
 
+    def to_line(self) -> str:
+        return f"perft {self.depth}"
+
 
 @dataclass(frozen=True)
-class Bench:
+class Bench(_Word):
     """`bench`: print the bench signature `Nodes searched: N` (as an `info string`)."""
+
+    word = "bench"
 
 
 @dataclass(frozen=True)
@@ -95,6 +169,13 @@ class Hint:
     top: int = 3
     movetime_ms: int | None = None
     iterations: int | None = None
+
+    def to_line(self) -> str:
+        words = ["hint", "top", str(self.top)]
+        for key, value in (("movetime", self.movetime_ms), ("iterations", self.iterations)):
+            if value is not None:
+                words += [key, str(value)]
+        return " ".join(words)
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from engine.state import State
 from engine.views import seen_by
 
 from .client import ClientError, EngineClient, EngineTimeout
+from .commands import Go, PositionStart, Quit, Stop
 
 
 class StepFailed(Exception):
@@ -81,9 +82,9 @@ class Compliance:
             ("position at setup", self.step_setup),
             ("position mid turn", self.step_mid_turn),
             ("position near the end", self.step_near_end),
-            ("go movetime", lambda: self.step_limit("movetime 100")),
-            ("go iterations", lambda: self.step_limit("iterations 500")),
-            ("go nodes", lambda: self.step_limit("nodes 5000")),
+            ("go movetime", lambda: self.step_limit(Go(movetime_ms=100))),
+            ("go iterations", lambda: self.step_limit(Go(iterations=500))),
+            ("go nodes", lambda: self.step_limit(Go(nodes=5000))),
             ("stop during infinite", self.step_infinite),
             ("malformed input", self.step_malformed),
             ("quit", self.step_quit),
@@ -129,9 +130,9 @@ class Compliance:
             check(not errors, f"setting options to their defaults gave {errors[0] if errors else ''}")
             return f"{count} options set to their defaults"
 
-    def _search(self, tokens, seat, state, players, seed, limits="iterations 300"):
+    def _search(self, tokens, seat, state, players, seed, limits=Go(iterations=300)):
         with self.engine() as client:
-            client.position_start(players, seed, moves=tokens)
+            client.position(PositionStart(players=players, seed=seed, moves=tuple(tokens)))
             answer = client.go(limits, timeout=3 * self.timeout)
             check(not answer.errors, f"error: {answer.errors[:1]}")
             check_bestmove(answer, state, seat)
@@ -153,7 +154,7 @@ class Compliance:
     def step_limit(self, limits):
         tokens, seat, state = game_prefix(2, 5, lambda s: s.round >= 2 and not s.is_chance())
         with self.engine() as client:
-            client.position_start(2, 5, moves=tokens)
+            client.position(PositionStart(players=2, seed=5, moves=tuple(tokens)))
             started = time.monotonic()
             answer = client.go(limits, timeout=3 * self.timeout)
             check_bestmove(answer, state, seat)
@@ -161,8 +162,8 @@ class Compliance:
 
     def step_infinite(self):
         with self.engine() as client:
-            client.position_start(2, 3)
-            client.send("go infinite")
+            client.position(PositionStart(players=2, seed=3))
+            client.send_command(Go(infinite=True))
             quiet_until = time.monotonic() + 0.5          # no bestmove may come before stop
             while True:
                 left = quiet_until - time.monotonic()
@@ -173,7 +174,7 @@ class Compliance:
                 except EngineTimeout:
                     break
                 check(not line.startswith("bestmove"), f"answered {line!r} before stop")
-            client.send("stop")
+            client.send_command(Stop())
             started = time.monotonic()
             answer = client.read_bestmove(self.timeout)
             latency_ms = (time.monotonic() - started) * 1000
@@ -193,7 +194,7 @@ class Compliance:
 
     def step_quit(self):
         client = self.engine()
-        client.send("quit")
+        client.send_command(Quit())
         try:
             code = client.process.wait(timeout=5)
         except Exception:

@@ -3,9 +3,14 @@
 Pure: no engine, no I/O, no exceptions escape. Words are separated by whitespace; command
 words and keywords are lower case. Each command has a small parse function registered in
 PARSERS; docs/protocol.md is the specification they follow.
+
+The other direction is `format_command`: a command's line (its `to_line()`), checked to read
+back here as the same command, so what the client sends is what the engine will parse.
 """
 
 from __future__ import annotations
+
+from engine.errors import PalaisError
 
 from .commands import (Bench, Display, Go, Hint, IsReady, NewGame, ParseError, Perft,
                        PositionStart, PositionString, Pri, Quit, SetOption, Stop)
@@ -199,3 +204,24 @@ def parse_line(line: str):
         return parse(words)
     except _Bad as exc:
         return ParseError(str(exc))
+
+
+class BadCommand(PalaisError):
+    """A command that cannot be written as a PRI line that reads back the same."""
+
+
+def _shown(command, limit: int = 200) -> str:
+    text = repr(command)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def format_command(command) -> str:
+    """The PRI line for `command`; a BadCommand (nothing to send) if that line would not
+    parse back as the same command: a field out of range, or text that would change the line's
+    words (whitespace or a line break in a name, a position string holding the word 'moves')."""
+    line = command.to_line()
+    back = parse_line(line)
+    if back != command:
+        why = back.message if isinstance(back, ParseError) else f"it would read back as {_shown(back)}"
+        raise BadCommand(f"cannot write {_shown(command)} as a PRI line: {why}")
+    return line

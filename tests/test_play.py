@@ -11,7 +11,7 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from engine.constants import A_DRAW, A_RECRUIT, S_RECRUIT
+from engine.constants import A_DRAW, A_RECRUIT, ROOMS, S_RECRUIT
 from engine.determinize import weighted_pick
 from engine.errors import PalaisError
 from engine.notation import action_to_token, turn_to_text
@@ -394,14 +394,15 @@ def test_no_engine_process_outlives_a_palais_play_game(pid_file):
 def test_a_pri_seat_waits_for_a_search_by_iterations_as_long_as_it_takes():
     from play.seats import PriSeat
     from protocol.client import SAFETY_TIMEOUT_S
+    from protocol.commands import Go
     seat = PriSeat((sys.executable, "-m", "tournament.testing_engines"), SearchLimits(iterations=3000))
     try:
-        assert seat._go() == ("iterations 3000", SAFETY_TIMEOUT_S) and SAFETY_TIMEOUT_S >= 600
+        assert seat._go() == (Go(iterations=3000), SAFETY_TIMEOUT_S) and SAFETY_TIMEOUT_S >= 600
     finally:
         seat.close()
     timed = PriSeat((sys.executable, "-m", "tournament.testing_engines"), SearchLimits(time_ms=500))
     try:
-        assert timed._go() == ("movetime 500", 10.5)
+        assert timed._go() == (Go(movetime_ms=500), 10.5)
     finally:
         timed.close()
 
@@ -422,3 +423,14 @@ def test_a_failing_engine_seat_is_handed_to_a_person():
     assert "plays an illegal action" in text or "played an illegal action" in text
     assert "Seat 1 is played by hand from now on" in text and terminal.seats[0] is None
     assert game.actions == []
+
+
+def test_a_pri_seat_is_sent_the_whole_game_as_the_seat_sees_it():
+    from play.seats import PriSeat
+    from protocol.parser import format_command
+    game = PlayGame.new(2, seed=3, names=["pri", "random"], options=RuleOptions(round_cap=3),
+                        first_game=True)
+    line = format_command(PriSeat._position(game, 0))
+    layout = "/".join(",".join(ROOMS[r] for r in game.layout()[i:i + 3]) for i in (0, 3, 6))
+    assert line == (f"position start players 2 seed 3 firstgame layout {layout} deal "
+                    + ",".join(map(str, game.deal_numbers())) + " options round_cap=3")

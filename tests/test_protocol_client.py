@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from protocol.client import EngineClient, EngineDied, EngineTimeout, ProtocolViolation, parse_info
+from protocol.commands import Go, PositionStart
 from protocol.compliance import Compliance
 
 from processes import deaf_engine_cmd, left_running, pid_file, pids  # noqa: F401 (a fixture)
@@ -30,8 +31,8 @@ def test_the_client_drives_our_engine():
         info = client.handshake()
         assert info.name.startswith("palais-engine") and "Hash" in info.options
         client.set_option("Seed", 4)
-        client.position_start(2, seed=9)
-        answer = client.go("iterations 800 multipv 2", timeout=60)
+        client.position(PositionStart(players=2, seed=9))
+        answer = client.go(Go(iterations=800, multipv=2), timeout=60)
         assert answer.bestmove and not answer.errors
         ranks = [i["multipv"] for i in answer.infos if "multipv" in i]
         assert ranks[-2:] == ["1", "2"] and len(answer.infos[-1]["winprob"]) == 2

@@ -10,6 +10,7 @@ from engine.constants import A_DRAW, A_DRAW_UNKNOWN, N_CARDS
 from engine.errors import PalaisError
 from engine.notation import token_to_action
 from engine.state import State
+from protocol.commands import Go
 from tournament.arbiter import TimeControl, _go_limits, play_game
 from tournament.cli import main as cli_main
 from tournament.engines import EngineSpec, EngineSpecError, parse_engine
@@ -198,8 +199,8 @@ def test_an_iterations_budget_never_forfeits_a_slow_answer(tmp_path):
     summary = json.loads(result.output)
     assert summary["games"] == 2 and summary["forfeits"] == []
     tc = TimeControl.parse("iterations=3000", margin_ms=100, safety_timeout_s=42)
-    assert _go_limits(tc, [0, 0], 2) == ("iterations 3000", 42)
-    assert _go_limits(TimeControl.parse("movetime=250", 100), [0, 0], 2) == ("movetime 250", 0.35)
+    assert _go_limits(tc, [0, 0], 2) == (Go(iterations=3000), 42)
+    assert _go_limits(TimeControl.parse("movetime=250", 100), [0, 0], 2) == (Go(movetime_ms=250), 0.35)
 
 
 @pytest.mark.parametrize("first, message", [

@@ -26,6 +26,7 @@ from engine.record import record_from_actions, write_record
 from engine.state import State
 from engine.views import seen_by
 from protocol.client import SAFETY_TIMEOUT_S, ClientError, EngineClient, close_all
+from protocol.commands import Go, PositionStart
 
 from .engines import EngineSpec
 
@@ -101,17 +102,9 @@ def rank_seats(scores, gold, loser=None) -> list:
     return [1 + sum(other > keys[q] for other in keys) for q in range(len(scores))]
 
 
-def _start(spec: EngineSpec, seat: int, tc: TimeControl, sent) -> EngineClient:
-    """A started, handshaken engine with its options set; `sent` (a list) logs every line.
-    An engine that fails on the way is ended before the error is raised."""
-    client = EngineClient(spec.cmd, read_timeout=tc.safety_timeout_s)
-    if sent is not None:
-        send = client.send
-
-        def logged(line, _send=send):
-            sent.append((seat, line))
-            _send(line)
-        client.send = logged
+def _start(client: EngineClient, spec: EngineSpec) -> None:
+    """Start, handshake and set the options of the engine; one that fails on the way is
+    ended before the error is raised."""
     try:
         client.start()
         client.handshake()
@@ -124,22 +117,36 @@ def _start(spec: EngineSpec, seat: int, tc: TimeControl, sent) -> EngineClient:
     except BaseException:
         client.close()
         raise
-    return client
 
 
-def _go_limits(tc: TimeControl, clocks, n_players) -> tuple[str, float]:
-    """The `go` arguments and how long to wait for the bestmove (s): a time budget plus the
+class SentLog:
+    """The lines sent to the engines, in order, as (seat, line): read from each client's
+    transcript after every exchange with it."""
+
+    def __init__(self, clients):
+        self.clients = clients
+        self.lines = []
+        self._read = [0] * len(clients)       # per seat: transcript entries already read
+
+    def catch_up(self, seat: int) -> None:
+        client = self.clients[seat]
+        if client is None:
+            return
+        new = client.transcript[self._read[seat]:]
+        self._read[seat] += len(new)
+        self.lines += [(seat, line) for way, line in new if way == ">"]
+
+
+def _go_limits(tc: TimeControl, clocks, n_players) -> tuple[Go, float]:
+    """The `go` command and how long to wait for the bestmove (s): a time budget plus the
     margin; for iterations, which take as long as the machine needs, the safety timeout."""
     if tc.movetime_ms is not None:
-        return f"movetime {tc.movetime_ms}", (tc.movetime_ms + tc.margin_ms) / 1000
+        return Go(movetime_ms=tc.movetime_ms), (tc.movetime_ms + tc.margin_ms) / 1000
     if tc.iterations is not None:
-        return f"iterations {tc.iterations}", tc.safety_timeout_s
-    parts = []
-    for q in range(n_players):
-        parts.append(f"p{q + 1}time {max(0, int(clocks[q]))}")
-        if tc.inc_ms:
-            parts.append(f"p{q + 1}inc {tc.inc_ms}")
-    return " ".join(parts), None
+        return Go(iterations=tc.iterations), tc.safety_timeout_s
+    seats = range(n_players)
+    return Go(time_ms=tuple((q, max(0, int(clocks[q]))) for q in seats),
+              inc_ms=tuple((q, tc.inc_ms) for q in seats) if tc.inc_ms else ()), None
 
 
 def play_game(index: int, deal_seed: int, seats, tc: TimeControl, log_sent: bool = False,
@@ -149,16 +156,19 @@ def play_game(index: int, deal_seed: int, seats, tc: TimeControl, log_sent: bool
     state = State.new_game(n, seed=deal_seed)                             # Step 1
     chance = ChanceStream(deal_seed)
     history = []
-    sent = [] if log_sent else None
     clients = [None] * n
+    sent = SentLog(clients)
     clocks = [float(tc.clock_ms or 0)] * n
     loser = reason = None
     try:
         for q, spec in enumerate(seats):                                  # Step 2
+            clients[q] = EngineClient(spec.cmd, read_timeout=tc.safety_timeout_s)
             try:
-                clients[q] = _start(spec, q, tc, sent)
+                _start(clients[q], spec)
             except ClientError as exc:
                 raise Forfeit(q, f"did not start: {exc}")
+            finally:
+                sent.catch_up(q)
         while not state.is_terminal():                                     # Step 3
             if state.is_chance():
                 action = chance.draw(state)
@@ -172,10 +182,12 @@ def play_game(index: int, deal_seed: int, seats, tc: TimeControl, log_sent: bool
                 wait_s = (max(0.0, clocks[seat]) + tc.margin_ms) / 1000
             started = time.monotonic()
             try:
-                client.position_start(n, deal_seed, moves=seen_by(seat, history))
+                client.position(PositionStart(players=n, seed=deal_seed, moves=tuple(seen_by(seat, history))))
                 answer = client.go(limits, timeout=wait_s)
             except ClientError as exc:
                 raise Forfeit(seat, f"{type(exc).__name__}: {exc}")
+            finally:
+                sent.catch_up(seat)
             if tc.clock_ms is not None:
                 clocks[seat] -= (time.monotonic() - started) * 1000
                 if clocks[seat] < -tc.margin_ms:
@@ -200,6 +212,8 @@ def play_game(index: int, deal_seed: int, seats, tc: TimeControl, log_sent: bool
         loser, reason = exc.seat, exc.reason
     finally:
         close_all(clients)
+        for q in range(n):
+            sent.catch_up(q)
     snap = state.snapshot()                                               # Step 5
     scores = state.scores()
     ranks = rank_seats(scores, snap.gold, loser)
@@ -211,4 +225,4 @@ def play_game(index: int, deal_seed: int, seats, tc: TimeControl, log_sent: bool
                                  names=[s.name for s in seats], headers=headers)
     return GameResult(index, deal_seed, [s.name for s in seats], scores, returns, ranks,
                       {} if loser is None else {str(loser): reason}, write_record(record),
-                      len(history), group, sent or [])
+                      len(history), group, sent.lines if log_sent else [])
