@@ -289,3 +289,19 @@ def test_an_out_folder_that_cannot_be_made_is_one_error_line(tmp_path):
     assert result.exit_code == 1
     assert result.output.startswith("Error: ") and "cannot write: Not a directory" in result.output
     assert (tmp_path / "a-file").read_text() == "not a folder"
+
+
+def test_the_sent_log_holds_every_line_in_the_order_sent():
+    seats = [spec(f'name=r{q} cmd="{PY} -m tournament.testing_engines --mode random --seed {q}"')
+             for q in range(2)]
+    result = play_game(0, 13, seats, TimeControl(movetime_ms=None, iterations=10, margin_ms=20_000),
+                       log_sent=True)
+    sent = result.sent
+    assert sent[:6] == [(0, "pri"), (0, "newgame"), (0, "isready"), (1, "pri"), (1, "newgame"), (1, "isready")]
+    assert sent[-2:] == [(0, "quit"), (1, "quit")]
+    searches = sent[6:-2]
+    assert searches and len(searches) % 2 == 0
+    for (seat, position), (same, go) in zip(searches[::2], searches[1::2]):
+        assert position.startswith("position start players 2 seed 13") and go == "go iterations 10"
+        assert seat == same
+    assert play_game(0, 13, seats, TimeControl(movetime_ms=None, iterations=10, margin_ms=20_000)).sent == []
