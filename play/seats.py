@@ -1,10 +1,11 @@
 """Who sits in each seat of `palais play`: a person, one of our players in-process, or any PRI
 engine command through the protocol client.
 
-Parsed from `--seat` values: `human`, `ismcts`, `pimc`, `greedy`, `random`, or
-`cmd:COMMAND ARGS` (a PRI engine). An engine seat is asked for a whole turn and is shown only
-its own view: in-process players get `state.view(seat)`, PRI engines the moves with others'
-draws as `?` (as the tournament arbiter does).
+Parsed from `--seat` values: `human`, an in-process algorithm (IN_PROCESS: every registered
+algorithm that plays from its seat's view), or `cmd:COMMAND ARGS` (a PRI engine). An engine
+seat is asked for a whole turn and is shown only its own view: in-process players get
+`state.view(seat)`, PRI engines the moves with others' draws as `?` (as the tournament
+arbiter does).
 """
 
 from __future__ import annotations
@@ -16,11 +17,12 @@ from engine.constants import ROOMS
 from engine.errors import NotationError, PalaisError
 from engine.notation import token_to_action
 from protocol.client import SAFETY_TIMEOUT_S, ClientError, EngineClient
+from search.algorithms import VIEW_ALGORITHMS
 from search.params import SearchLimits, SearchParams
 from search.players import make_player
 from search.turns import choose_turn
 
-IN_PROCESS = ("ismcts", "pimc", "greedy", "random")
+IN_PROCESS = VIEW_ALGORITHMS      # not "mcts": it needs the true state
 
 
 @dataclass(frozen=True)
@@ -63,7 +65,7 @@ class InProcessSeat:
         return choose_turn(self.player, game.state, seat, self.limits)[0]
 
     def close(self) -> None:
-        pass
+        self.player.close()
 
 
 class PriSeat:

@@ -23,6 +23,7 @@ from engine.state import State
 from protocol.commands import Go
 from protocol.engine import Engine
 from protocol.server import Server
+from search.player import BasePlayer
 
 WAIT_S = 30.0
 ENGINE = [sys.executable, "-c", "from protocol.cli import main; main()"]
@@ -238,7 +239,7 @@ class FailingOnce:
         if self.made > 1:
             return self.real(params)
 
-        class Broken:
+        class Broken(BasePlayer):
             def stop(self):
                 pass
 
