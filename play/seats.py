@@ -1,11 +1,10 @@
 """Who sits in each seat of `palais play`: a person, one of our players in-process, or any PRI
 engine command through the protocol client.
 
-Parsed from `--seat` values: `human`, an in-process algorithm (IN_PROCESS: every registered
-algorithm that plays from its seat's view), or `cmd:COMMAND ARGS` (a PRI engine). An engine
-seat is asked for a whole turn and is shown only its own view: in-process players get
-`state.view(seat)`, PRI engines the moves with others' draws as `?` (as the tournament
-arbiter does).
+Parsed from `--seat` values: `human`, `ismcts`, `pimc`, `greedy`, `random`, or
+`cmd:COMMAND ARGS` (a PRI engine). An engine seat is asked for a whole turn and is shown only
+its own view: in-process players get `state.view(seat)`, PRI engines the moves with others'
+draws as `?` (as the tournament arbiter does).
 """
 
 from __future__ import annotations

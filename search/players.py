@@ -7,12 +7,12 @@ first); "mcts" searches the true state it is given (the cheating reference, or a
 all cards open).
 """
 
-from .algorithms import ALGORITHMS, REGISTRY
+from .algorithms import REGISTRY
 from .parallel import RootParallelSearch
 from .params import SearchParams
 from .player import BasePlayer, Player
 
-__all__ = ["ALGORITHMS", "BasePlayer", "Player", "make_player"]
+__all__ = ["BasePlayer", "Player", "make_player"]
 
 
 def make_player(params: SearchParams) -> Player:
