@@ -15,6 +15,7 @@ from ._ismcts import TreeSearch
 from ._policy import estimated_scores, finish_turn
 from .mcts import continue_turn, new_tree
 from .params import SearchLimits, SearchParams
+from .player import BasePlayer
 from .result import Candidate, Progress, SearchResult, sum_edges
 from .stopping import StopSwitch
 
@@ -29,7 +30,7 @@ def seat_view(state, seat):
     return state if state.observer == seat else state.view(seat)
 
 
-class RandomPlayer:
+class RandomPlayer(BasePlayer):
     """A uniformly random legal action, from the seat's own seeded stream."""
 
     def __init__(self, params: SearchParams | None = None):
@@ -45,7 +46,7 @@ class RandomPlayer:
         return one_action_result(seat, legal[self.rng.below(len(legal))], state.n_players)
 
 
-class GreedyPlayer:
+class GreedyPlayer(BasePlayer):
     """For each legal action: finish the turn with the heuristic policy (on the seat's view)
     and keep the action whose end-of-turn estimated score margin is largest. Deterministic
     for a seed; ignores search limits (it is fast)."""
@@ -79,7 +80,7 @@ class GreedyPlayer:
                             iterations=len(legal))
 
 
-class PIMCSearch:
+class PIMCSearch(BasePlayer):
     """Flat determinized Monte Carlo: params.determinizations worlds share the budget; each
     is searched with perfect-information MCTS; root statistics are summed by action."""
 

@@ -21,6 +21,7 @@ from engine.state import State
 from protocol.commands import Go
 from protocol.engine import Engine
 from protocol.server import Server
+from search.player import BasePlayer
 
 from helpers import ServerSession
 
@@ -224,7 +225,7 @@ class FailingOnce:
         if self.made > 1:
             return self.real(params)
 
-        class Broken:
+        class Broken(BasePlayer):
             def stop(self):
                 pass
 

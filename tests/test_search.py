@@ -188,7 +188,7 @@ def test_a_stop_with_no_search_running_does_not_cut_the_next_search(algorithm, p
         player.stop()                                 # late: that search has ended
         result = player.search(state, limits=SearchLimits(iterations=800))
     finally:
-        getattr(player, "close", lambda: None)()
+        player.close()
     assert result.iterations == 800 * processes
 
 
