@@ -45,8 +45,7 @@ def main():
         t0 = time.perf_counter()
         result = searcher.search(state, limits=SearchLimits(iterations=args.iterations))
         elapsed = time.perf_counter() - t0
-        if hasattr(searcher, "close"):
-            searcher.close()
+        searcher.close()
         used_mib = result.nodes * bytes_per_node / 2**20
         rates.setdefault(n, []).append((result.iterations, elapsed))
         print(f"{n:>7} {seed:>5} {round_:>5} {result.iterations / elapsed:>9.0f} {result.nodes:>8} {used_mib:>9.1f}")

@@ -20,23 +20,27 @@ import argparse
 import os
 import sys
 import time
-from dataclasses import fields
 from multiprocessing import get_context
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
 
 from engine.errors import PalaisError  # noqa: E402
-from search.params import PRESETS, SearchLimits, SearchParams  # noqa: E402
+from search.params import KNOBS, PRESETS, SearchLimits, SearchParams  # noqa: E402
 from search.players import make_player  # noqa: E402
 from search.selfplay import play_game  # noqa: E402
 from tournament.stats import elo_of, seat_outcomes, wilson  # noqa: E402
 
 
+HARNESS_KNOBS = ("seed", "processes")   # set by this harness: each game its seeds, in-process players
+TUNABLE = [k for k in KNOBS if k.name not in HARNESS_KNOBS]
+
+
 def parse_params(text: str) -> dict:
-    """`reward=margin,exploration=0.5` -> keyword arguments of SearchParams, typed;
-    `preset=NAME` starts from a named set of defaults (search.params.PRESETS)."""
-    types = {f.name: type(f.default) for f in fields(SearchParams)}
+    """`reward=margin,exploration=0.5` -> keyword arguments of SearchParams, each read and
+    checked by its knob (search.params.KNOBS); `preset=NAME` starts from a named set of
+    defaults (search.params.PRESETS)."""
+    by_name = {k.name: k for k in TUNABLE}
     out = {}
     for item in (i.strip() for i in text.split(",") if i.strip()):
         name, eq, value = item.partition("=")
@@ -45,20 +49,24 @@ def parse_params(text: str) -> dict:
                 raise PalaisError(f"{item!r}: no such preset ({', '.join(PRESETS)})")
             out = {**PRESETS[value], **out}
             continue
-        if not eq or name not in types or name in ("seed", "processes"):
+        knob = by_name.get(name)
+        if not eq or knob is None:
             raise PalaisError(f"{item!r}: expected NAME=VALUE with NAME a search parameter "
-                              f"({', '.join(n for n in types if n not in ('seed', 'processes'))})")
+                              f"({', '.join(by_name)})")
         try:
-            if types[name] is bool:
-                if value.lower() not in ("true", "false", "1", "0"):
-                    raise ValueError(value)
-                out[name] = value.lower() in ("true", "1")
-            else:
-                out[name] = types[name](value)
-        except ValueError:
-            raise PalaisError(f"{item!r}: {value!r} is not a {types[name].__name__}") from None
-    SearchParams(**out)                      # range checks
+            out[name] = knob.read(value)
+        except ValueError as exc:
+            raise PalaisError(f"{name}: {exc}") from None
+        why = knob.problem(out[name])
+        if why is not None:
+            raise PalaisError(f"{name}: {why}")
+    SearchParams(**out)
     return out
+
+
+def knobs_help() -> str:
+    return "search parameters (NAME=VALUE, default in brackets):\n" + "\n".join(
+        f"  {k.name} [{str(k.default).lower() if k.kind is bool else k.default}]: {k.help}" for k in TUNABLE)
 
 
 def one_game(job):
@@ -79,7 +87,8 @@ def limits_of(iterations, time_ms) -> SearchLimits:
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], epilog=knobs_help(),
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--a", default="", help="A's parameters, NAME=VALUE,... (default: the defaults)")
     parser.add_argument("--b", default="", help="B's parameters (default: the defaults)")
     parser.add_argument("--games", type=int, default=200, help="games (rounded up to whole deals)")

@@ -1,9 +1,10 @@
 """Analysis of a finished game: for every turn, what the engine preferred and what the played
 turn cost in win probability, plus each seat's win probability over the game.
 
-Each turn is judged from what its player knew (the search is given that seat's view at the
-turn's start, as a hint is). The played line (the turn's decisions up to its own card draw)
-is valued from the same search when it is one of the candidates, otherwise by a second
+Each turn is judged from what its player knew: the analysis core (search/analysis.py) is
+given that seat's view at the turn's start, as a hint is. The played line (the turn's
+decisions up to its own card draw) is valued from the same search when it reaches the same
+position as one of the candidates, otherwise by a second
 search from the position it reached, still from the mover's view; the loss is the best
 candidate's win probability minus the played one's, never below 0. A loss of at least
 `mistake` (default 0.10) is a mistake, of at least `blunder` (default 0.20) a blunder.

@@ -17,6 +17,7 @@ from engine.errors import PalaisError
 from engine.numbers import natural
 from engine.options import RuleOptions
 from engine.version import version_option
+from search.algorithms import VIEW_ALGORITHMS
 
 from .board import want_color
 from .hints import DEFAULT_ITERATIONS
@@ -62,7 +63,7 @@ def _limits(time_s, iterations, default_iterations):
 @main.command("play")
 @click.option("--players", "-p", type=click.IntRange(2, 4), default=2, show_default=True)
 @click.option("--seat", "seat_specs", multiple=True, metavar="SPEC",
-              help="Who sits in the next seat, in order: human, ismcts, pimc, greedy, random or "
+              help=f"Who sits in the next seat, in order: human, {', '.join(VIEW_ALGORITHMS)} or "
                    "cmd:COMMAND (a PRI engine). Seats not given: seat 1 human, the others ismcts.")
 @click.option("--seed", "-s", type=int, default=1, show_default=True,
               help="Seeds the deal, the card draws and the engines.")

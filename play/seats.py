@@ -17,11 +17,12 @@ from engine.errors import NotationError, PalaisError
 from engine.notation import token_to_action
 from protocol.client import SAFETY_TIMEOUT_S, ClientError, EngineClient
 from protocol.commands import Go, PositionStart
+from search.algorithms import VIEW_ALGORITHMS
 from search.params import SearchLimits, SearchParams
 from search.players import make_player
 from search.turns import choose_turn
 
-IN_PROCESS = ("ismcts", "pimc", "greedy", "random")
+IN_PROCESS = VIEW_ALGORITHMS      # not "mcts": it needs the true state
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,7 @@ class InProcessSeat:
         return choose_turn(self.player, game.state, seat, self.limits)[0]
 
     def close(self) -> None:
-        pass
+        self.player.close()
 
 
 class PriSeat:

@@ -22,8 +22,7 @@ from dataclasses import dataclass
 from engine.components import default_components
 from engine.constants import S_DRAW
 from engine.errors import PalaisError
-from search.params import (ALGORITHMS, ROLLOUT_POLICIES, SearchLimits, SearchParams,
-                           tree_memory_cap_mb)
+from search.params import KNOBS, Knob, SearchLimits, SearchParams, tree_memory_cap_mb
 from search.players import make_player
 from search.timeman import clock_time_ms
 
@@ -39,16 +38,46 @@ class EngineError(PalaisError):
     """A request the engine cannot honour now (bad option value, busy, no position)."""
 
 
+SPIN_MAX = 2 ** 63 - 1    # a spin's max when its search knob has no upper bound (a GUI's 64-bit spin)
+
+
 @dataclass(frozen=True)
 class OptionSpec:
+    """One PRI option. A search option carries its search.params Knob, which reads and checks
+    the value; the protocol's own options (MultiPV, Move Overhead) are spins checked here."""
     name: str
     type: str                     # spin, check, combo, string, button
     default: object
     low: int | None = None
     high: int | None = None
     choices: tuple = ()
+    knob: Knob | None = None
+
+    @classmethod
+    def for_knob(cls, knob: Knob) -> "OptionSpec":
+        """The PRI face of a search knob: a combo for choices, a check for a bool, a spin for
+        a whole number and a string for any other number (PRI, like UCI, has no float type)."""
+        if knob.choices:
+            return cls(knob.pri, "combo", knob.default, choices=knob.choices, knob=knob)
+        if knob.kind is bool:
+            return cls(knob.pri, "check", knob.default, knob=knob)
+        if knob.kind is int:
+            return cls(knob.pri, "spin", knob.default, knob.low,
+                       SPIN_MAX if knob.high is None else knob.high, knob=knob)
+        return cls(knob.pri, "string", str(knob.default), knob=knob)
 
     def parse(self, text):
+        if self.knob is not None:
+            try:
+                value = self.knob.read(text)
+            except ValueError as exc:
+                raise EngineError(f"option {self.name}: {exc}") from None
+            why = self.knob.problem(value)
+            if why is None and self.type == "spin" and not self.low <= value <= self.high:
+                why = f"{value!r} is outside {self.low}..{self.high}"
+            if why is not None:
+                raise EngineError(f"option {self.name}: {why}")
+            return value
         if self.type == "spin":
             try:
                 value = int(text)
@@ -83,17 +112,24 @@ class OptionSpec:
         return out
 
 
-OPTIONS = (
-    OptionSpec("Algorithm", "combo", "ismcts", choices=ALGORITHMS),
-    OptionSpec("Threads", "spin", 1, 1, 64),
-    OptionSpec("Hash", "spin", 64, 1, 65536),
-    OptionSpec("MultiPV", "spin", 1, 1, 64),
-    OptionSpec("Seed", "spin", 0, 0, 2 ** 63 - 1),
-    OptionSpec("Exploration", "string", "0.7"),
-    OptionSpec("Rollout Policy", "combo", "heuristic", choices=ROLLOUT_POLICIES),
-    OptionSpec("Move Overhead", "spin", 30, 0, 10000),
-)
+def handshake_order(search_options, after: dict, last: tuple) -> tuple:
+    """The search options in search.params' order, each protocol option of `after` right after
+    the option it names (where the handshake has always listed it), then `last`."""
+    out = []
+    for spec in search_options:
+        out.append(spec)
+        out.extend(after.get(spec.name, ()))
+    return tuple(out) + last
+
+
+# The search knobs with a PRI name (search/params.py), and the protocol's own options.
+SEARCH_OPTIONS = tuple(OptionSpec.for_knob(k) for k in KNOBS if k.pri is not None)
+OPTIONS = handshake_order(
+    SEARCH_OPTIONS,
+    after={"Hash": (OptionSpec("MultiPV", "spin", 1, 1, 64),)},
+    last=(OptionSpec("Move Overhead", "spin", 30, 0, 10000),))
 OPTION_BY_NAME = {spec.name.lower(): spec for spec in OPTIONS}
+KNOB_OPTION = {spec.knob.name: spec.name for spec in SEARCH_OPTIONS}
 
 
 @dataclass
@@ -116,7 +152,7 @@ class _Search:
 class Engine:
     def __init__(self, components=None):
         self.components = components or default_components()
-        self.values = {spec.name: spec.default for spec in OPTIONS}
+        self.values = {spec.name: spec.knob.default if spec.knob else spec.default for spec in OPTIONS}
         self.view = None              # the view of the seat to move, or None at the end
         self.seat = None
         self.has_position = False
@@ -149,15 +185,7 @@ class Engine:
         spec = OPTION_BY_NAME.get(name.lower())
         if spec is None:
             raise EngineError(f"unknown option '{name}' (options: {', '.join(s.name for s in OPTIONS)})")
-        value = spec.parse(text)
-        if spec.name == "Exploration":
-            try:
-                number = float(value)
-            except ValueError:
-                raise EngineError(f"option Exploration: expected a number, got {value!r}") from None
-            if not 0 <= number <= 10:
-                raise EngineError("option Exploration: must be in 0..10")
-        self.values[spec.name] = value
+        self.values[spec.name] = spec.parse(text)
         self._drop_player()
 
     def new_game(self) -> None:
@@ -170,15 +198,17 @@ class Engine:
         self.view, self.seat = view, seat
         self.has_position = True
 
+    def search_value(self, knob_name: str):
+        """The value of the PRI option of the search knob `knob_name`."""
+        return self.values[KNOB_OPTION[knob_name]]
+
     def hash_mb(self) -> int:
         """The Hash option, capped to what each search process can hold on this machine."""
-        return min(self.values["Hash"], tree_memory_cap_mb(self.values["Threads"]))
+        return min(self.search_value("hash_mb"), tree_memory_cap_mb(self.search_value("processes")))
 
     def params(self) -> SearchParams:
-        v = self.values
-        return SearchParams(algorithm=v["Algorithm"], processes=v["Threads"], hash_mb=self.hash_mb(),
-                            seed=v["Seed"], exploration=float(v["Exploration"]),
-                            rollout_policy=v["Rollout Policy"])
+        values = {spec.knob.name: self.values[spec.name] for spec in SEARCH_OPTIONS}
+        return SearchParams(**{**values, "hash_mb": self.hash_mb()})
 
     # ------------------------------------------------------------------ search
     def limits_for(self, go: Go) -> SearchLimits:
@@ -249,25 +279,21 @@ class Engine:
         Does nothing during a search."""
         if self.busy():
             return
-        player = self._player_for(on_message or (lambda _text: None))
-        start = getattr(player, "prepare", None)
-        if start is not None:
-            start()
+        self._player_for(on_message or (lambda _text: None)).prepare()
 
     def _player_for(self, on_message):
         if self._player is None:
             params = self.params()
-            if params.hash_mb < self.values["Hash"]:
-                on_message(f"Hash {self.values['Hash']} MiB is more than this machine can hold: "
+            if params.hash_mb < self.search_value("hash_mb"):
+                on_message(f"Hash {self.search_value('hash_mb')} MiB is more than this machine can hold: "
                            f"each of the {params.processes} search processes uses {params.hash_mb} MiB")
             self._player = make_player(params)
         return self._player
 
     def _drop_player(self) -> None:
         player, self._player = self._player, None
-        closer = getattr(player, "close", None)
-        if closer is not None:
-            closer()
+        if player is not None:
+            player.close()
 
     def _search(self, search, limits, multipv, on_info, on_message):
         view = self.view

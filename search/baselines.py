@@ -16,6 +16,7 @@ from ._ismcts import TreeSearch
 from ._policy import estimated_scores, finish_turn
 from .mcts import continue_turn, new_tree
 from .params import SearchLimits, SearchParams
+from .player import BasePlayer
 from .result import Candidate, Progress, SearchResult, sum_edges
 from .stopping import StopSwitch
 
@@ -26,7 +27,7 @@ def one_action_result(seat: int, action: int, n_players: int) -> SearchResult:
     return SearchResult(seat=seat, best_turn=[action], candidates=[candidate], iterations=1)
 
 
-class RandomPlayer:
+class RandomPlayer(BasePlayer):
     """A uniformly random legal action, from the seat's own seeded stream."""
 
     def __init__(self, params: SearchParams | None = None):
@@ -42,7 +43,7 @@ class RandomPlayer:
         return one_action_result(seat, legal[self.rng.below(len(legal))], state.n_players)
 
 
-class GreedyPlayer:
+class GreedyPlayer(BasePlayer):
     """For each legal action: finish the turn with the heuristic policy (on the seat's view)
     and keep the action whose end-of-turn estimated score margin is largest. Deterministic
     for a seed; ignores search limits (it is fast)."""
@@ -76,7 +77,7 @@ class GreedyPlayer:
                             iterations=len(legal))
 
 
-class PIMCSearch:
+class PIMCSearch(BasePlayer):
     """Flat determinized Monte Carlo: params.determinizations worlds share the budget; each
     is searched with perfect-information MCTS; root statistics are summed by action."""
 

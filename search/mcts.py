@@ -20,6 +20,7 @@ from engine.constants import S_DRAW
 
 from ._ismcts import TreeSearch
 from .params import SearchLimits, SearchParams
+from .player import BasePlayer
 from .result import Candidate, Progress, SearchResult
 from .stopping import StopSwitch
 
@@ -66,7 +67,7 @@ def continue_turn(tree: TreeSearch, state, seat: int, first: int, limit: int = 2
     return [first] + most_visited_line(tree, after, seat, limit - 1)[0]
 
 
-class MCTSSearch:
+class MCTSSearch(BasePlayer):
     """ISMCTS (params.algorithm == "ismcts") or perfect-information MCTS ("mcts")."""
 
     def __init__(self, params: SearchParams | None = None):

@@ -16,6 +16,7 @@ from dataclasses import replace
 from ._ismcts import TreeSearch
 from .mcts import MCTSSearch
 from .params import SearchLimits, SearchParams
+from .player import BasePlayer
 from .result import Candidate, SearchResult, sum_edges
 from .stopping import StopSwitch
 from .workers import WorkerPool
@@ -62,7 +63,7 @@ def merge_results(results, seat: int, top_k: int) -> SearchResult:
         stats={"processes": len(results)})
 
 
-class RootParallelSearch:
+class RootParallelSearch(BasePlayer):
     """ISMCTS or MCTS on `processes` processes (this one and processes - 1 workers)."""
 
     def __init__(self, params: SearchParams, processes: int = 2):
@@ -94,12 +95,6 @@ class RootParallelSearch:
     def close(self) -> None:
         if self._workers is not None:
             self._workers.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
     def search(self, state, seat=None, limits=None, callback=None, top_k=5) -> SearchResult:
         limits = limits or SearchLimits(iterations=10_000)

@@ -1,4 +1,5 @@
-"""The knobs of every search, in one place: one commented line per parameter, and the limits.
+"""The knobs of every search, in one place: one declaration per parameter (SearchParams' fields
+with their Knob: type, default, range or choices, PRI option name, help), and the limits.
 
 A search is reproducible: the same params (seed included), position and iteration limit give
 the same result on one machine. Time limits depend on the machine's speed, by nature.
@@ -6,63 +7,128 @@ the same result on one machine. Time limits depend on the machine's speed, by na
 
 from __future__ import annotations
 
+import numbers
 import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, fields, replace
 
 from engine.errors import PalaisError
 
-ALGORITHMS = ("ismcts", "mcts", "pimc", "greedy", "random")
+from .algorithms import ALGORITHMS
+
 ROLLOUT_POLICIES = ("heuristic", "uniform")
 REWARDS = ("win", "margin", "dynamic")
 FIRST_PLAYS = ("random", "policy")
 
 
 @dataclass(frozen=True)
+class Knob:
+    """One search parameter as every front end sees it: the SearchParams field `name`, its
+    type (that of the default), its range (low/high, None: open; low_open: low itself is
+    refused) or choices, its PRI option name (None: not a PRI option) and one line of help.
+    `read` turns text into a value; `problem` says why a value is refused (None if it is not)."""
+
+    name: str
+    default: object
+    help: str
+    low: float | None = None
+    high: float | None = None
+    low_open: bool = False
+    choices: tuple = ()
+    pri: str | None = None
+
+    @property
+    def kind(self) -> type:
+        return type(self.default)
+
+    def range_text(self) -> str:
+        low, high = self.low, self.high
+        if not self.low_open and high is not None:
+            return f"{low}..{high}"
+        if not self.low_open:
+            return f"{low}.."
+        return f"({low}, {'inf)' if high is None else f'{high}]'}"
+
+    def read(self, text: str):
+        """The value `text` spells (not checked against the range); ValueError(why) if none."""
+        if text is None:
+            raise ValueError("needs a value")
+        text = str(text).strip()
+        if self.kind is bool:
+            if text.lower() not in ("true", "false", "1", "0"):
+                raise ValueError(f"expected true or false, got {text!r}")
+            return text.lower() in ("true", "1")
+        if self.kind is int:
+            try:
+                return int(text)
+            except ValueError:
+                raise ValueError(f"expected a whole number, got {text!r}") from None
+        if self.kind is float:
+            try:
+                return float(text)
+            except ValueError:
+                raise ValueError(f"expected a number, got {text!r}") from None
+        return text
+
+    def problem(self, value) -> str | None:
+        """Why `value` is not a value of this knob, or None."""
+        if self.choices:
+            return None if value in self.choices else f"{value!r} is not one of {', '.join(self.choices)}"
+        if self.kind is bool:
+            return None if isinstance(value, bool) else f"expected true or false, got {value!r}"
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            return f"expected a number, got {value!r}"
+        if self.kind is int and not isinstance(value, numbers.Integral):
+            return f"expected a whole number, got {value!r}"
+        above_low = self.low is None or (value > self.low if self.low_open else value >= self.low)
+        if not (above_low and (self.high is None or value <= self.high)):    # NaN is refused too
+            return f"{value!r} is outside {self.range_text()}"
+        return None
+
+
+def knob(default, help: str, **limits):
+    """A SearchParams field declared with its Knob (the name comes from the field)."""
+    return field(default=default, metadata={"knob": dict(default=default, help=help, **limits)})
+
+
+@dataclass(frozen=True)
 class SearchParams:
-    algorithm: str = "ismcts"          # ismcts | mcts (perfect information: needs the true state) | pimc | greedy | random
-    exploration: float = 0.7           # UCB1 exploration constant c (rewards are in [0, 1])
-    rollout_policy: str = "heuristic"  # heuristic (keeps an economy going) | uniform (stalls: see RULES.md §7)
-    rollout_turns: int = -1            # -1: to the end of the game (strongest at equal time: docs/search.md) | N: N turns, then evaluate
-    eval_temperature: float = 8.0      # VP scale of the softmax that turns estimated scores into rewards
-    reward: str = "margin"             # win: 1 shared among the winners | margin: blended with the VP margin over the best other seat | dynamic: the margin centred on the static evaluation's expectation
-    margin_weight: float = 0.5         # with reward=margin: the weight of the margin part
-    margin_scale: float = 30.0         # with reward=margin/dynamic: the VP margin that earns 3/4 of the margin part
-    first_play: str = "policy"         # which untried action a node tries first: policy (the rollout policy's choice, then random) | random
-    decision_share: float = 0.0        # a turn's budget: 0 = one search, its line played | x = a search at each decision with x of what is left (search/timeman.py)
-    reuse_tree: bool = True            # a search from a position the last search's tree holds goes on with that subtree
-    hash_mb: int = 64                  # tree memory bound in MiB (like UCI's Hash); a full tree stops growing
-    determinizations: int = 8          # pimc: how many worlds share the budget
-    processes: int = 1                 # ismcts/mcts: root-parallel search over this many processes
-    seed: int = 0                      # seeds every random choice of the search
+    """Every knob of a search, declared once: the fields below are the table (type, default,
+    range or choices, PRI option name, help). The PRI options (protocol/engine.py) and the
+    NAME=VALUE parameters of bench/tune.py are derived from it (KNOBS)."""
+
+    algorithm: str = knob("ismcts", "the player (search/algorithms.py)",
+                          choices=ALGORITHMS, pri="Algorithm")
+    processes: int = knob(1, "ismcts/mcts: root-parallel search over this many processes",
+                          low=1, high=64, pri="Threads")
+    hash_mb: int = knob(64, "tree memory bound in MiB (like UCI's Hash); a full tree stops growing",
+                        low=1, high=65536, pri="Hash")
+    seed: int = knob(0, "seeds every random choice of the search", low=0, pri="Seed")
+    exploration: float = knob(0.7, "UCB1 exploration constant c (rewards are in [0, 1])",
+                              low=0, high=10, pri="Exploration")
+    rollout_policy: str = knob("heuristic", "heuristic (keeps an economy going) | uniform (stalls: see RULES.md §7)",
+                               choices=ROLLOUT_POLICIES, pri="Rollout Policy")
+    rollout_turns: int = knob(-1, "-1: to the end of the game (strongest at equal time: docs/search.md) | N: N turns, then evaluate",
+                              low=-1)
+    eval_temperature: float = knob(8.0, "VP scale of the softmax that turns estimated scores into rewards",
+                                   low=0, low_open=True)
+    reward: str = knob("margin", "win: 1 shared among the winners | margin: blended with the VP margin over the best other seat | dynamic: the margin centred on the static evaluation's expectation",
+                       choices=REWARDS)
+    margin_weight: float = knob(0.5, "with reward=margin/dynamic: the weight of the margin part",
+                                low=0, high=1)
+    margin_scale: float = knob(30.0, "with reward=margin/dynamic: the VP margin that earns 3/4 of the margin part",
+                               low=0, low_open=True, high=1000)
+    first_play: str = knob("policy", "which untried action a node tries first: policy (the rollout policy's choice, then random) | random",
+                           choices=FIRST_PLAYS)
+    decision_share: float = knob(0.0, "a turn's budget: 0 = one search, its line played | x = a search at each decision with x of what is left (search/timeman.py)",
+                                 low=0, high=1)
+    reuse_tree: bool = knob(True, "a search from a position the last search's tree holds goes on with that subtree")
+    determinizations: int = knob(8, "pimc: how many worlds share the budget", low=1, high=1024)
 
     def __post_init__(self):
-        if self.algorithm not in ALGORITHMS:
-            raise PalaisError(f"search algorithm {self.algorithm!r} is not one of {', '.join(ALGORITHMS)}")
-        if self.rollout_policy not in ROLLOUT_POLICIES:
-            raise PalaisError(f"rollout policy {self.rollout_policy!r} is not one of {', '.join(ROLLOUT_POLICIES)}")
-        if self.reward not in REWARDS:
-            raise PalaisError(f"reward {self.reward!r} is not one of {', '.join(REWARDS)}")
-        if self.first_play not in FIRST_PLAYS:
-            raise PalaisError(f"first_play {self.first_play!r} is not one of {', '.join(FIRST_PLAYS)}")
-        if not 0 <= self.exploration <= 10:
-            raise PalaisError("exploration must be in 0..10")
-        if self.rollout_turns < -1:
-            raise PalaisError("rollout_turns must be -1 (to the end) or >= 0")
-        if not self.eval_temperature > 0:
-            raise PalaisError("eval_temperature must be > 0")
-        if not 0 <= self.decision_share <= 1:
-            raise PalaisError("decision_share must be in 0..1")
-        if not 0 < self.margin_scale <= 1000:
-            raise PalaisError("margin_scale must be in (0, 1000]")
-        if not 0 <= self.margin_weight <= 1:
-            raise PalaisError("margin_weight must be in 0..1")
-        if not 1 <= self.hash_mb <= 65536:
-            raise PalaisError("hash_mb must be in 1..65536")
-        if not 1 <= self.processes <= 256:
-            raise PalaisError("processes must be in 1..256")
-        if not 1 <= self.determinizations <= 1024:
-            raise PalaisError("determinizations must be in 1..1024")
-
+        for k in KNOBS:
+            why = k.problem(getattr(self, k.name))
+            if why is not None:
+                raise PalaisError(f"{k.name}: {why}")
 
     def with_(self, **changes) -> "SearchParams":
         return replace(self, **changes)
@@ -73,6 +139,10 @@ class SearchParams:
         if name not in PRESETS:
             raise PalaisError(f"search preset {name!r} is not one of {', '.join(PRESETS)}")
         return cls(**{**PRESETS[name], **changes})
+
+
+KNOBS = tuple(Knob(name=f.name, **f.metadata["knob"]) for f in fields(SearchParams))
+KNOB_BY_NAME = {k.name: k for k in KNOBS}
 
 
 # Named sets of defaults, so an earlier engine stays reachable for comparisons (bench/tune.py

@@ -10,6 +10,7 @@ the budget (search/timeman.py), going on in the same tree.
 
 from __future__ import annotations
 
+from .algorithms import algorithm
 from .params import SearchLimits
 from .timeman import decision_limits
 
@@ -19,7 +20,8 @@ def choose_turn(player, state, seat: int, turn_limits: SearchLimits, sees_all: b
     player is shown `seat`'s view unless `sees_all` (the cheating reference)."""
     share = getattr(getattr(player, "params", None), "decision_share", 0.0)
     sees = state if sees_all else state.view(seat)
-    if share <= 0 or getattr(player.params, "algorithm", "") not in ("ismcts", "mcts"):
+    registered = algorithm(getattr(player.params, "algorithm", ""))
+    if share <= 0 or registered is None or not registered.tree_search:
         return list(player.search(sees, seat, turn_limits).best_turn), 1
     state = state.copy()
     actions, line = [], []

@@ -287,3 +287,26 @@ def run_until(state, stage, policy=passive_action, limit=200) -> None:
         state.apply(policy(state))
     raise AssertionError(f"stage {stage} not reached")
 
+
+
+class ServerSession:
+    """A PRI server in-process, writing to a buffer: send lines, read what came back."""
+
+    WAIT_S = 30.0
+
+    def __init__(self):
+        import io
+        from protocol.server import Server
+        self.out = io.StringIO()
+        self.server = Server(self.out)
+        self.read = 0
+
+    def send(self, *lines):
+        for line in lines:
+            assert self.server.handle(line)
+
+    def new_lines(self):
+        assert self.server.engine.wait(self.WAIT_S), "the engine did not become idle"
+        lines = self.out.getvalue().splitlines()
+        fresh, self.read = lines[self.read:], len(lines)
+        return fresh

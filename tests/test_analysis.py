@@ -28,6 +28,15 @@ def behind_position():
     return replay(read_record((DATA / "behind-3p.rec").read_text()))
 
 
+def assert_legal_line(state, actions):
+    """Each action is legal where it is played; returns the state they reach."""
+    after = state.copy()
+    for action in actions:
+        assert action in after.legal_actions()
+        after.apply(action)
+    return after
+
+
 def end_key(state, turn, seat):
     after = state.copy()
     for action in turn:
@@ -61,10 +70,7 @@ def test_top_k_gives_k_distinct_turns_when_there_are_k():
     assert len(analysis.candidates) == 5
     assert len({end_key(view, c.turn, seat) for c in analysis.candidates}) == 5
     for c in analysis.candidates:
-        after = view.copy()
-        for action in c.turn:
-            assert action in after.legal_actions()
-            after.apply(action)
+        assert_legal_line(view, c.turn)
 
 
 def test_win_shares_are_reported_apart_from_the_reward_the_search_maximises():
@@ -152,10 +158,7 @@ def test_tree_reuse_keeps_exactly_the_chosen_childs_statistics():
     assert added == 1000                                    # nothing counted twice
     top = max(after.values(), key=lambda e: e.visits)
     assert second.candidates[0].visits == top.visits        # the answer counts the old visits too
-    replay_turn = child.copy()
-    for action in second.best_turn:
-        assert action in replay_turn.legal_actions()
-        replay_turn.apply(action)
+    assert_legal_line(child, second.best_turn)
 
 
 def test_a_position_the_tree_does_not_hold_starts_a_fresh_tree():
@@ -208,10 +211,7 @@ def test_a_turn_searched_decision_by_decision_stays_within_its_budget():
     budgeted = [n for n in player.iterations if n > 1]
     assert sum(budgeted) <= 2000                            # spent: a last decision takes 1 iteration
     assert len(player.iterations) - len(budgeted) <= 2
-    after = state.copy()
-    for action in actions:
-        assert action in after.legal_actions()
-        after.apply(action)
+    after = assert_legal_line(state, actions)
     assert after.is_terminal() or after.is_chance() or after.to_move != seat
     once = CountingPlayer(SearchParams(seed=2))
     choose_turn(once, state, seat, SearchLimits(iterations=2000))

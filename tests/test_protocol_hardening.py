@@ -5,8 +5,6 @@ bounded, and no assertion is about speed. The search processes of Threads > 1 ar
 /proc as the engine's descendants while it runs, and none of them may outlive it.
 """
 
-import io
-import os
 import queue
 import re
 import signal
@@ -23,6 +21,9 @@ from engine.state import State
 from protocol.commands import Go
 from protocol.engine import Engine
 from protocol.server import Server
+from search.player import BasePlayer
+
+from helpers import ServerSession
 
 WAIT_S = 30.0
 ENGINE = [sys.executable, "-c", "from protocol.cli import main; main()"]
@@ -209,21 +210,7 @@ def test_a_stop_with_no_search_running_does_not_cut_the_next_search(engine):
 
 
 # ---------------------------------------------------------------------- in-process failures
-class Session:
-    def __init__(self):
-        self.out = io.StringIO()
-        self.server = Server(self.out)
-        self.read = 0
-
-    def send(self, *lines):
-        for line in lines:
-            assert self.server.handle(line)
-
-    def new_lines(self):
-        assert self.server.engine.wait(WAIT_S)
-        lines = self.out.getvalue().splitlines()
-        fresh, self.read = lines[self.read:], len(lines)
-        return fresh
+Session = ServerSession
 
 
 class FailingOnce:
@@ -238,7 +225,7 @@ class FailingOnce:
         if self.made > 1:
             return self.real(params)
 
-        class Broken:
+        class Broken(BasePlayer):
             def stop(self):
                 pass
 

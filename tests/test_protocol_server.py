@@ -1,6 +1,5 @@
 """The PRI server in-process: handshake, positions, go/stop contracts, tools, bad input."""
 
-import io
 import re
 import subprocess
 import sys
@@ -14,26 +13,13 @@ from engine.rng import Rng
 from engine.state import State
 from engine.notation import action_to_token
 from protocol.compliance import game_prefix
-from protocol.server import Server
+
+from helpers import ServerSession
 
 PROTOCOL_LINE = re.compile(r"^(id (name|author) .+|option name .+|priok|readyok|bestmove .+|info .+)$")
 
 
-class Session:
-    def __init__(self):
-        self.out = io.StringIO()
-        self.server = Server(self.out)
-        self.read = 0
-
-    def send(self, *lines):
-        for line in lines:
-            assert self.server.handle(line)
-
-    def new_lines(self):
-        self.server.engine.wait(30)
-        lines = self.out.getvalue().splitlines()
-        fresh, self.read = lines[self.read:], len(lines)
-        return fresh
+Session = ServerSession
 
 
 def test_handshake_lists_every_option_then_priok():

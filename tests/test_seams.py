@@ -1,0 +1,128 @@
+"""Each concept declared once: every registered algorithm reaches every list of players, and
+every search knob reads and checks the same at the PRI end and the bench/tune.py end."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.errors import PalaisError
+from play.seats import IN_PROCESS, parse_seat
+from protocol.engine import OPTION_BY_NAME, Engine, EngineError
+from search.algorithms import REGISTRY
+from search.params import KNOBS, SearchParams, tree_memory_cap_mb
+from search.player import Player
+from search.players import make_player
+
+_SPEC = importlib.util.spec_from_file_location(
+    "bench_tune", Path(__file__).resolve().parent.parent / "bench" / "tune.py")
+tune = importlib.util.module_from_spec(_SPEC)
+sys.modules[_SPEC.name] = tune
+_SPEC.loader.exec_module(tune)
+
+TUNABLE = {k.name for k in tune.TUNABLE}
+
+
+@pytest.mark.parametrize("name", list(REGISTRY))
+def test_every_registered_algorithm_is_a_pri_choice_a_player_and_a_seat_unless_it_sees_hidden(name):
+    assert name in OPTION_BY_NAME["algorithm"].choices
+    player = make_player(SearchParams(algorithm=name, seed=1))
+    try:
+        assert isinstance(player, Player) and isinstance(player, REGISTRY[name].player_class())
+    finally:
+        player.close()
+    if REGISTRY[name].sees_hidden:
+        assert name not in IN_PROCESS
+        with pytest.raises(PalaisError, match="expected human"):
+            parse_seat(name)
+    else:
+        assert name in IN_PROCESS and parse_seat(name).kind == name
+
+
+def test_the_lists_of_players_hold_nothing_unregistered():
+    assert set(OPTION_BY_NAME["algorithm"].choices) == set(REGISTRY)
+    assert set(IN_PROCESS) <= set(REGISTRY) and "mcts" not in IN_PROCESS
+
+
+def text_of(value) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def values_inside(knob):
+    values = {knob.default, *knob.choices}
+    if knob.kind is bool:
+        values |= {True, False}
+    if knob.low is not None and not knob.low_open:
+        values.add(knob.kind(knob.low))
+    if knob.high is not None:
+        values.add(knob.kind(knob.high))
+    if knob.name == "hash_mb":              # the engine caps Hash to what this machine holds
+        values = {v for v in values if v <= tree_memory_cap_mb(1)}
+    return sorted(values, key=str)
+
+
+def values_outside(knob):
+    if knob.choices:
+        return ["bogus"]
+    if knob.kind is bool:
+        return []
+    out = [] if knob.low is None else [knob.kind(knob.low) if knob.low_open else knob.kind(knob.low) - 1]
+    if knob.high is not None:
+        out.append(knob.kind(knob.high) + 1)
+    if knob.kind is float:
+        out.append(math.nan)
+    return out
+
+
+def through_pri(knob, text):
+    engine = Engine()
+    engine.set_option(knob.pri, text)
+    return getattr(engine.params(), knob.name)
+
+
+def through_tune(knob, text):
+    return tune.parse_params(f"{knob.name}={text}")[knob.name]
+
+
+@pytest.mark.parametrize("knob", KNOBS, ids=lambda k: k.name)
+def test_a_knob_reads_the_same_value_at_the_pri_end_and_the_tune_end(knob):
+    assert knob.pri or knob.name in TUNABLE, f"{knob.name} is reachable from neither end"
+    for value in values_inside(knob):
+        text = text_of(value)
+        assert getattr(SearchParams(**{knob.name: value}), knob.name) == value
+        if knob.pri:
+            assert through_pri(knob, text) == value, (knob.name, text)
+        if knob.name in TUNABLE:
+            assert through_tune(knob, text) == value, (knob.name, text)
+
+
+@pytest.mark.parametrize("knob", KNOBS, ids=lambda k: k.name)
+def test_a_knob_refuses_a_value_outside_its_range_with_the_same_reason_at_both_ends(knob):
+    for value in values_outside(knob):
+        text = text_of(value)
+        with pytest.raises(PalaisError) as direct:
+            SearchParams(**{knob.name: value})
+        reason = str(direct.value)
+        assert reason.startswith(f"{knob.name}: ")
+        reason = reason[len(knob.name) + 2:]
+        assert text in reason                       # it names the value it refuses
+        if knob.pri:
+            with pytest.raises(EngineError) as pri:
+                through_pri(knob, text)
+            assert str(pri.value) == f"option {knob.pri}: {reason}"
+        if knob.name in TUNABLE:
+            with pytest.raises(PalaisError) as tuned:
+                through_tune(knob, text)
+            assert str(tuned.value) == f"{knob.name}: {reason}"
+
+
+def test_text_that_is_no_value_is_refused_with_the_same_reason_at_both_ends():
+    exploration = next(k for k in KNOBS if k.name == "exploration")
+    with pytest.raises(EngineError, match=r"^option Exploration: expected a number, got 'lots'$"):
+        through_pri(exploration, "lots")
+    with pytest.raises(PalaisError, match=r"^exploration: expected a number, got 'lots'$"):
+        through_tune(exploration, "lots")
