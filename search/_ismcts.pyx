@@ -38,6 +38,8 @@ cdef enum:
 
 from search.result import EdgeStats
 
+cdef double ADAPTIVE_LOW = 0.05   # reward=adaptive: below this static win share (or above 1 minus it) the margin counts
+
 POLICY_CODES = {"uniform": POLICY_UNIFORM, "heuristic": POLICY_HEURISTIC}
 
 cdef struct Node:
@@ -271,6 +273,7 @@ cdef class TreeSearch:
     cdef public int stop_flag
     cdef object root_state
     cdef bint dynamic_center
+    cdef bint adaptive
 
     def __cinit__(self, params, bint determinize, unsigned long long seed):
         """`params` is a search.params.SearchParams; its fields are read by name."""
@@ -299,6 +302,7 @@ cdef class TreeSearch:
         self.params.determinize = 1 if determinize else 0
         self.params.reward_margin = 1 if params.reward in ("margin", "dynamic") else 0
         self.dynamic_center = params.reward == "dynamic"
+        self.adaptive = params.reward == "adaptive"
         self.params.margin_weight = params.margin_weight
         self.params.margin_scale = params.margin_scale
         self.params.policy_first = 1 if params.first_play == "policy" else 0
@@ -342,6 +346,24 @@ cdef class TreeSearch:
         memset(self.tree.root_win, 0, sizeof(self.tree.root_win))
         memset(self.tree.root_score, 0, sizeof(self.tree.root_score))
         self._center_margins()
+        self._choose_reward()
+
+    cdef void _choose_reward(self):
+        # reward=adaptive: the win reward while the static evaluation gives the root seat a
+        # win share in [ADAPTIVE_LOW, 1 - ADAPTIVE_LOW], the margin blend once the win is
+        # (nearly) out of reach or (nearly) certain, so the seat keeps playing for points.
+        cdef double win[MAX_P]
+        cdef double score[MAX_P]
+        if not self.adaptive:
+            return
+        evaluate(&self.root, self.params.eval_temperature, win, score)
+        self.params.reward_margin = 1 if (win[self.seat] < ADAPTIVE_LOW
+                                          or win[self.seat] > 1.0 - ADAPTIVE_LOW) else 0
+
+    def blends_margin(self):
+        """True if this search backs up the margin blend (always with margin/dynamic; with
+        adaptive, when the root seat's win looked decided at set_root)."""
+        return bool(self.params.reward_margin)
 
     def reseed(self, unsigned long long seed):
         """Restart the search's random stream (a reused tree's next search)."""

@@ -116,11 +116,15 @@ class MCTSSearch(BasePlayer):
 
     def _search(self, root, seat, limits, callback, top_k, seed) -> SearchResult:
         tree = self._reusable_tree(root, seat)
+        if tree is not None:
+            blended = tree.blends_margin()
+            tree.reseed(seed & ((1 << 64) - 1))
+            tree.set_root(root, seat)             # (also clears a stop flag left from before)
+            if tree.blends_margin() != blended:   # reward=adaptive changed its reward: start afresh
+                tree = None
         if tree is None:
             tree = new_tree(self.params, self.determinize, seed)
-        else:
-            tree.reseed(seed & ((1 << 64) - 1))
-        tree.set_root(root, seat)                 # (also clears a stop flag left from before)
+            tree.set_root(root, seat)
         self._last_seat = seat
         self.last_tree = tree
         self._stop.on_stop(lambda: setattr(tree, "stop_flag", 1))

@@ -150,6 +150,7 @@ def component_sets(draw):
     )
 
 
+@pytest.mark.slow
 @settings(max_examples=60)
 @given(component_sets())
 def test_any_valid_set_round_trips_through_toml(tmp_path_factory, c):

@@ -146,7 +146,9 @@ def play_lockstep(n, seed):
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
-@pytest.mark.parametrize("block", range(GAMES_PER_COUNT // BLOCK))
+# The first block of games per player count stays in the fast loop; the rest are slow.
+@pytest.mark.parametrize("block", [pytest.param(b, marks=pytest.mark.slow if b else ())
+                                   for b in range(GAMES_PER_COUNT // BLOCK)])
 def test_lockstep_random_games(n, block):
     for seed in range(block * BLOCK, (block + 1) * BLOCK):
         play_lockstep(n, seed)

@@ -60,6 +60,7 @@ def test_random_game_prints_a_short_summary_and_lists_the_moves_only_on_request(
 
 # ---- palais-tournament: honest intervals, whole names --------------------------------------
 
+@pytest.mark.slow
 def test_a_tiny_tournament_reports_no_zero_width_interval_and_keeps_names_whole(tmp_path):
     # Two copies of one seeded random mover: each deal's seat-swapped games are the same game,
     # so every pair is split one game each and the pair scores have no spread at all.
@@ -206,6 +207,7 @@ def _menu_rows(text: str) -> list:
     return rows
 
 
+@pytest.mark.slow
 def test_the_menu_takes_numbers_and_tokens_on_one_line_in_aligned_columns(tmp_path):
     child = _spawn(["--seed", "4", "--seat", "human", "--seat", "random", "--full-board"],
                    tmp_path, 50, 72)
@@ -259,6 +261,7 @@ def _board_before_prompt(text: str) -> list:
     return text[start + 1:text.index("\nYour turn", start)].split("\n")
 
 
+@pytest.mark.slow
 def test_a_short_terminal_gets_the_compact_board(tmp_path):
     short = _spawn(["--seed", "4", "--seat", "human", "--seat", "random"], tmp_path, 24, 100)
     short.expect(PROMPT)
@@ -346,6 +349,7 @@ def test_a_setup_hint_is_explained_in_setup_terms():
             assert f"in {room} (" in hint["explanation"]
 
 
+@pytest.mark.slow
 def test_hints_in_palais_play_fit_the_terminal(tmp_path):
     child = _spawn(["--seed", "4", "--seat", "human", "--seat", "random", "--hint-iterations", "800",
                     "--compact"], tmp_path, 40, 64)

@@ -18,6 +18,8 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import pytest
+
 _SPEC = importlib.util.spec_from_file_location(
     "bench_fuzz", Path(__file__).resolve().parent.parent / "bench" / "fuzz.py")
 fuzz = importlib.util.module_from_spec(_SPEC)
@@ -27,6 +29,7 @@ _SPEC.loader.exec_module(fuzz)
 CASES = 10_000
 
 
+@pytest.mark.slow
 def test_mutated_positions_and_records_end_in_a_clean_error_or_a_finished_game():
     tally = fuzz.run(CASES, seed=1, search_every=1, search_iterations=24)
     assert tally.cases == CASES

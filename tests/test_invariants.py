@@ -186,7 +186,8 @@ def play_checked(n, seed, cls=State, options=None, view_every=20, det_every=40,
 # Random games through the Cython state
 
 @pytest.mark.parametrize("n", [2, 3, 4])
-@pytest.mark.parametrize("block", range(4))
+# The first block of games per player count stays in the fast loop; the rest are slow.
+@pytest.mark.parametrize("block", [pytest.param(b, marks=pytest.mark.slow if b else ()) for b in range(4)])
 def test_random_games_keep_every_invariant(n, block):
     reshuffled = 0
     for seed in range(block * 5, block * 5 + 5):
@@ -208,7 +209,7 @@ def test_random_games_with_options(options):
             assert snap.round <= options.round_cap
 
 
-@pytest.mark.parametrize("n", [2, 4])
+@pytest.mark.parametrize("n", [2, pytest.param(4, marks=pytest.mark.slow)])
 def test_random_games_through_the_reference_twin(n):
     for seed in range(2):
         play_checked(n, seed, cls=ReferenceState, view_every=50, det_every=100)

@@ -172,8 +172,9 @@ def check_position(state, components=None):
     return text
 
 
-@pytest.mark.parametrize("n", [2, 3, 4])
-@pytest.mark.parametrize("seed", [1, 2, 3])
+# One whole game (2 players, seed 1) stays in the fast loop; the other eight are slow.
+@pytest.mark.parametrize("n", [2, pytest.param(3, marks=pytest.mark.slow), pytest.param(4, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.slow), pytest.param(3, marks=pytest.mark.slow)])
 def test_position_round_trip_over_whole_games(n, seed):
     """Full state and every seat's view, after every action of a random game (Cython),
     and every seat's determinization now and then."""

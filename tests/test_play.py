@@ -243,6 +243,7 @@ def test_analysis_flags_a_thrown_away_recruitment(tmp_path):
         max(0.0, verdict.best_win - verdict.played_win))
 
 
+@pytest.mark.slow
 def test_analysis_report_of_a_whole_game(tmp_path):
     path, _game = _finished_record(tmp_path, players=3, seed=21)
     rec, start = read_game(str(path))
@@ -291,6 +292,7 @@ def _play_to_the_end(child) -> str:
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.slow
 def test_palais_play_in_a_terminal(tmp_path):
     common = ["--seat", "human", "--seat", "random", "--rule", "round_cap=2",
               "--hint-iterations", "300", "--seed", "4"]
@@ -354,6 +356,7 @@ def _scripted(game, seats, lines=()):
     return terminal, out
 
 
+@pytest.mark.slow
 def test_a_pri_engine_and_an_in_process_engine_play_a_whole_game():
     from play.seats import open_seat, parse_seat
     limits = SearchLimits(iterations=200)
@@ -378,6 +381,7 @@ def test_a_pri_engine_and_an_in_process_engine_play_a_whole_game():
     assert all(tok == "?" for tok, d in zip(game.seen_by(0), game.drawers) if d == 1)
 
 
+@pytest.mark.slow
 def test_no_engine_process_outlives_a_palais_play_game(pid_file):
     """A `cmd:` seat whose engine ignores quit, the end of its input and SIGTERM, started by
     a launcher process: when the game is over neither of them runs."""
@@ -391,6 +395,7 @@ def test_no_engine_process_outlives_a_palais_play_game(pid_file):
     assert left_running(pid_file) == []
 
 
+@pytest.mark.slow
 def test_a_pri_seat_waits_for_a_search_by_iterations_as_long_as_it_takes():
     from play.seats import PriSeat
     from protocol.client import SAFETY_TIMEOUT_S

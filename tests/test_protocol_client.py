@@ -26,6 +26,7 @@ def test_parse_info_reads_lists_and_the_rest_of_the_line():
         parse_info("bestmove a1")
 
 
+@pytest.mark.slow
 def test_the_client_drives_our_engine():
     with EngineClient(OUR_ENGINE, read_timeout=30) as client:
         info = client.handshake()
@@ -39,6 +40,7 @@ def test_the_client_drives_our_engine():
         assert client.is_ready() == []
 
 
+@pytest.mark.slow
 def test_a_silent_engine_times_out_and_a_dead_one_is_reported():
     with EngineClient(SILENT, read_timeout=0.3) as client:
         client.handshake()
@@ -56,6 +58,7 @@ def test_a_missing_engine_command_is_a_clear_error():
         EngineClient(["/nonexistent/engine"]).start()
 
 
+@pytest.mark.slow
 def test_our_engine_passes_the_compliance_check():
     lines = []
     assert Compliance(OUR_ENGINE, timeout=30, out=lines.append).run(), lines
@@ -63,6 +66,7 @@ def test_our_engine_passes_the_compliance_check():
     assert any(l.startswith("PASS stop during infinite") for l in lines)
 
 
+@pytest.mark.slow
 def test_the_compliance_check_fails_a_silent_engine():
     lines = []
     assert not Compliance(SILENT, timeout=0.3, out=lines.append).run()
@@ -71,6 +75,7 @@ def test_the_compliance_check_fails_a_silent_engine():
     assert any(l.startswith("FAIL malformed input") for l in lines)
 
 
+@pytest.mark.slow
 def test_a_started_client_entered_with_with_keeps_its_one_process(pid_file):
     client = EngineClient(deaf_engine_cmd(pid_file)).start()
     first = client.process

@@ -8,11 +8,15 @@ to the same end.
 
 import sys
 
+import pytest
+
 from engine.record import read_record, replay
 from tournament.arbiter import TimeControl, play_game
 from tournament.engines import EngineSpec
 
 ENGINE = (sys.executable, "-m", "protocol.cli")
+
+pytestmark = pytest.mark.slow          # four engine processes play a whole game
 
 
 def test_four_engine_processes_play_a_whole_game_with_a_valid_record():

@@ -122,6 +122,7 @@ def search_processes_of(engine) -> set:
     return pids
 
 
+@pytest.mark.slow
 def test_threads_2_answers_go_stop_and_quit_and_leaves_no_process(engine):
     engine.send("setoption name Threads value 2", "position start players 2 seed 1", "go movetime 300")
     assert engine.bestmove()[-1].split()[1:]
@@ -134,6 +135,7 @@ def test_threads_2_answers_go_stop_and_quit_and_leaves_no_process(engine):
     assert none_alive_within(pids) == set()
 
 
+@pytest.mark.slow
 def test_isready_starts_the_search_processes_and_quit_ends_them(engine):
     engine.send("setoption name Threads value 3", "isready")
     engine.until(lambda line: line == "readyok")
@@ -144,6 +146,7 @@ def test_isready_starts_the_search_processes_and_quit_ends_them(engine):
     assert none_alive_within(pids) == set()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("end", ["sigkill", "sigterm", "end of input"])
 def test_search_processes_end_with_the_engine_even_mid_search(engine, end):
     engine.send("setoption name Threads value 3", "position start players 3 seed 2", "go infinite")
@@ -158,6 +161,7 @@ def test_search_processes_end_with_the_engine_even_mid_search(engine, end):
     assert none_alive_within(pids) == set()
 
 
+@pytest.mark.slow
 def test_threads_2_is_deterministic_for_a_seed_and_an_iteration_limit():
     answers = []
     for _ in range(2):
@@ -174,6 +178,7 @@ def test_threads_2_is_deterministic_for_a_seed_and_an_iteration_limit():
     assert answers[0] == answers[1] and len(answers[0]) == 2
 
 
+@pytest.mark.slow
 def test_the_largest_hash_still_answers_every_go(engine):
     engine.send("pri")
     hash_line = next(line for line in engine.until(lambda line: line == "priok")
@@ -189,6 +194,7 @@ def test_the_largest_hash_still_answers_every_go(engine):
         assert lines[-1].split()[1:]
 
 
+@pytest.mark.slow
 def test_go_right_after_stop_is_served_after_the_stopped_searchs_bestmove(engine):
     engine.send("position start players 2 seed 1", "go infinite")
     engine.until(lambda line: line.startswith("info iterations"))
@@ -201,6 +207,7 @@ def test_go_right_after_stop_is_served_after_the_stopped_searchs_bestmove(engine
     assert final[-1].startswith("info iterations 300 ")     # the second search ran in full
 
 
+@pytest.mark.slow
 def test_a_stop_with_no_search_running_does_not_cut_the_next_search(engine):
     engine.send("position start players 2 seed 1", "go iterations 300")
     engine.bestmove()

@@ -87,6 +87,7 @@ def test_malformed_lines_say_what_is_wrong(line, words):
                                               "movetime", "p1time", "infinite", "-1", "0", "7",
                                               "99999999999999", "start", "pos", "x", "MINT"]),
              max_size=12).map(" ".join)))
+@pytest.mark.slow
 def test_no_line_makes_the_parser_raise(line):
     result = parse_line(line)
     assert result is None or isinstance(result, ParseError) or type(result).__module__ == "protocol.commands"

@@ -126,6 +126,7 @@ def test_bad_input_gets_one_error_line_and_the_engine_goes_on(line, words):
                               "gate2", "d", "perft", "bench", "hint", "top", "newgame", "x",
                               "Algorithm", "random", "pos", "pr1"]),
              max_size=10).map(" ".join)))
+@pytest.mark.slow
 def test_fuzz_lines_never_break_the_engine(line):
     s = Session()
     if line.split()[:1] == ["quit"]:
@@ -137,6 +138,7 @@ def test_fuzz_lines_never_break_the_engine(line):
     assert all(PROTOCOL_LINE.match(l) for l in lines), lines
 
 
+@pytest.mark.slow
 def test_the_console_engine_speaks_only_protocol_on_stdout():
     script = "pri\nposition start players 2 seed 2\ngo iterations 500\nisready\nnonsense\nquit\n"
     done = subprocess.run([sys.executable, "-m", "protocol.cli"], input=script, text=True,

@@ -148,6 +148,7 @@ def test_a_self_play_game_reproduces_under_iteration_limits():
     assert sum(first.returns) == pytest.approx(1.0) and first.turns > 10
 
 
+@pytest.mark.slow
 def test_root_parallel_merges_the_workers_trees():
     from search.parallel import RootParallelSearch
     state = midgame(2, 102, 10)
@@ -178,7 +179,8 @@ def test_rollouts_run_to_the_end_by_default_and_stop_at_a_cutoff_when_asked():
             assert all(abs(x - round(x)) < 1e-6 for x in sums) == whole, (n, turns)
 
 
-@pytest.mark.parametrize("algorithm,processes", [("ismcts", 1), ("pimc", 1), ("ismcts", 2)])
+@pytest.mark.parametrize("algorithm,processes", [("ismcts", 1), ("pimc", 1),
+                                                 pytest.param("ismcts", 2, marks=pytest.mark.slow)])
 def test_a_stop_with_no_search_running_does_not_cut_the_next_search(algorithm, processes):
     from search.players import make_player
     state = midgame(2, 103, 6)

@@ -10,6 +10,8 @@ import pytest
 import search.workers
 from search.workers import WorkerError, WorkerPool
 
+pytestmark = pytest.mark.slow          # every test spawns worker processes
+
 WAIT_S = 30.0
 
 

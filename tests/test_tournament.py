@@ -82,6 +82,7 @@ def test_two_player_statistics_on_known_results():
     assert sprt.decision([0.0, 0.5] * 40)[0] == "H0"
 
 
+@pytest.mark.slow
 def test_a_small_tournament_with_the_random_mover_completes(tmp_path):
     settings = Settings([spec(f"name=ismcts {OURS} option.Seed=2"),
                          spec(f'name=random cmd="{PY} -m tournament.testing_engines --mode random --seed 4"')],
@@ -93,6 +94,7 @@ def test_a_small_tournament_with_the_random_mover_completes(tmp_path):
     assert summary["pairings"]["ismcts vs random"]["pairs"] == 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["crash", "stall", "illegal", "garbage"])
 def test_a_broken_engine_loses_exactly_the_games_it_breaks(tmp_path, mode):
     settings = Settings([spec(f"name=good {OURS} option.Algorithm=greedy"),
@@ -112,6 +114,7 @@ def test_a_broken_engine_loses_exactly_the_games_it_breaks(tmp_path, mode):
     assert {f["engine"] for f in summary["forfeits"]} == {"broken"}
 
 
+@pytest.mark.slow
 def test_a_run_killed_midway_and_resumed_gives_the_same_table(tmp_path):
     engines = [spec(f"name=a {OURS} option.Seed=1"), spec(f"name=b {OURS} option.Algorithm=pimc option.Seed=2")]
     settings = Settings(engines, players=2, deals=2, tc=FAST)
@@ -124,6 +127,7 @@ def test_a_run_killed_midway_and_resumed_gives_the_same_table(tmp_path):
     assert resumed == whole
 
 
+@pytest.mark.slow
 def test_no_engine_ever_receives_another_seats_card():
     seats = [spec(f"name=p{q} {OURS} option.Algorithm=greedy") for q in range(3)]
     result = play_game(0, 8, seats, TimeControl(movetime_ms=None, iterations=10, margin_ms=20_000), log_sent=True)
@@ -146,6 +150,7 @@ def test_no_engine_ever_receives_another_seats_card():
     assert typed_draws_checked > 0
 
 
+@pytest.mark.slow
 def test_the_command_line_runs_a_tournament_and_rejects_bad_options(tmp_path):
     runner = CliRunner()
     out = tmp_path / "cli"
@@ -175,6 +180,7 @@ def test_the_ray_backend_without_ray_says_how_to_install_it(tmp_path, monkeypatc
     assert stray.exit_code == 1 and "--ray-address needs --backend ray" in stray.output
 
 
+@pytest.mark.slow
 def test_no_engine_process_outlives_its_game(tmp_path, pid_file):
     """An engine that ignores quit, the end of its input and SIGTERM, started by a launcher
     process: after the game neither the launcher nor the engine runs."""
@@ -186,6 +192,7 @@ def test_no_engine_process_outlives_its_game(tmp_path, pid_file):
     assert left_running(pid_file) == []
 
 
+@pytest.mark.slow
 def test_an_iterations_budget_never_forfeits_a_slow_answer(tmp_path):
     """A search by iterations takes what the machine needs: an engine answering a second late
     (as on a busy machine) does not forfeit, however small the margin; only the safety
@@ -271,6 +278,7 @@ def test_a_ray_instance_started_for_the_run_has_no_dashboard(monkeypatch, versio
     assert fake.inits[2] == ({"address": "ray://head:10001"}, auth)   # a cluster's own settings
 
 
+@pytest.mark.slow
 def test_games_cut_short_by_a_stop_leave_no_engine_process(tmp_path, pid_file):
     """Two games at once, the run stopped after the first: the game still in flight is
     stopped too, and it ends its engines (deaf ones behind launchers) on the way out."""

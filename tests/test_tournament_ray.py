@@ -10,6 +10,8 @@ from click.testing import CliRunner
 
 ray = pytest.importorskip("ray")
 
+pytestmark = pytest.mark.slow          # a local Ray instance and engine processes
+
 from tournament.arbiter import TimeControl  # noqa: E402
 from tournament.cli import main as cli_main  # noqa: E402
 from tournament.engines import parse_engine  # noqa: E402

@@ -50,6 +50,7 @@ def run_child(args, stdin: str = "", timeout: float = 120) -> subprocess.Complet
 # ---------------------------------------------------------------------------------------
 # Positions the core cannot run
 
+@pytest.mark.slow
 def test_the_engine_answers_unrunnable_positions_with_an_error_and_keeps_running():
     script = (f"position pos {MID_TURN_AT_SETUP}\ngo iterations 50\n"
               f"position pos {MID_TURN_AT_STEP5}\ngo iterations 50\n"
@@ -66,6 +67,7 @@ def test_the_engine_answers_unrunnable_positions_with_an_error_and_keeps_running
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_palais_hint_refuses_a_setup_stage_in_the_middle_of_a_game():
     done = run_child(["-m", "play.cli", "hint", MID_TURN_AT_SETUP, "--iterations", "50"])
     assert done.returncode == 1, (done.returncode, done.stderr)
@@ -156,6 +158,7 @@ def test_palais_hint_reads_a_position_file(tmp_path):
     (["-m", "protocol.cli"], "position start players 2 components /dev/zero\nisready\nquit\n",
      "info string error: components: /dev/zero: not a regular file"),
 ])
+@pytest.mark.slow
 def test_dev_zero_is_refused_at_once(args, stdin, message):
     done = run_child(args, stdin, timeout=60)
     assert message in done.stdout + done.stderr, (done.returncode, done.stderr[-500:])

@@ -1,0 +1,114 @@
+"""The floors hold: no package imports from a floor above it (docs/architecture.md).
+
+engine <- search <- protocol <- tournament, play. Every import of every module under those
+packages is read from the source (Python files through ast, including imports inside
+functions; Cython .pyx/.pxd files line by line, `cimport` included) and its top-level package
+is compared with the importer's floor. Siblings on the top floor (tournament, play) do not
+import each other either.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# The floor of each package, lowest first. A package may import from floors strictly below
+# its own, and from itself.
+FLOORS = {"engine": 1, "search": 2, "protocol": 3, "tournament": 4, "play": 4}
+
+# A Cython import line: `from X import ...`, `from X cimport ...`, `import X`, `cimport X`.
+CYTHON_IMPORT = re.compile(r"^\s*(?:from\s+(\.*[\w.]*)\s+c?import\b|c?import\s+([\w.]+))")
+
+
+def _resolve(importer: str, module: str | None, level: int) -> str:
+    """The absolute dotted name an import refers to (relative imports resolved)."""
+    if level == 0:
+        return module or ""
+    package = importer.split(".")[:-level]
+    return ".".join(package + ([module] if module else []))
+
+
+def _python_imports(path: Path, importer: str) -> list[tuple[int, str]]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            found.append((node.lineno, _resolve(importer, node.module, node.level)))
+    return found
+
+
+def _cython_imports(path: Path, importer: str) -> list[tuple[int, str]]:
+    found = []
+    for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        match = CYTHON_IMPORT.match(line)
+        if not match:
+            continue
+        if match.group(1) is not None:
+            dotted = match.group(1)
+            level = len(dotted) - len(dotted.lstrip("."))
+            found.append((lineno, _resolve(importer, dotted.lstrip(".") or None, level)))
+        else:
+            found.append((lineno, match.group(2)))
+    return found
+
+
+def imports_of(path: Path, root: Path) -> list[tuple[int, str]]:
+    """(line, absolute module name) of every import in one source file."""
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    importer = ".".join(parts)     # a package's __init__ resolves like a module inside it
+    if path.suffix == ".py":
+        return _python_imports(path, importer)
+    return _cython_imports(path, importer)
+
+
+def modules_of(package: str, root: Path) -> list[Path]:
+    return sorted(p for suffix in ("*.py", "*.pyx", "*.pxd")
+                  for p in (root / package).rglob(suffix) if "__pycache__" not in p.parts)
+
+
+def floor_violations(package: str, root: Path = ROOT) -> list[str]:
+    own = FLOORS[package]
+    bad = []
+    for path in modules_of(package, root):
+        for lineno, name in imports_of(path, root):
+            top = name.split(".")[0]
+            if top in FLOORS and top != package and FLOORS[top] >= own:
+                bad.append(f"{path.relative_to(root)}:{lineno} imports {name} "
+                           f"({package} is floor {own}, {top} floor {FLOORS[top]})")
+    return bad
+
+
+@pytest.mark.parametrize("package", list(FLOORS))
+def test_package_imports_only_from_floors_below(package):
+    assert modules_of(package, ROOT), f"no modules found under {package}/"
+    assert floor_violations(package) == []
+
+
+def test_the_check_sees_every_kind_of_import(tmp_path):
+    # A check that finds nothing must be able to find something: plant upward imports of each
+    # kind (plain, inside a function, Cython cimport, relative, sibling) in a throwaway tree
+    # laid out like the repository, beside imports that are allowed.
+    files = {
+        "engine/a.py": "import search.mcts\n",
+        "engine/b.py": "def f():\n    from protocol import client\n",
+        "engine/c.pyx": "from search._policy cimport heuristic_action\n",
+        "engine/d.py": "from . import rng\nfrom .rng import Rng\nimport os\n",
+        "search/e.py": "from engine.rng import Rng\nfrom ..play import hints\n",
+        "tournament/f.py": "import engine.rng\nimport protocol.client\nimport play.game\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(text)
+    assert [line.split(" ")[0] for line in floor_violations("engine", tmp_path)] == [
+        "engine/a.py:1", "engine/b.py:2", "engine/c.pyx:1"]
+    assert floor_violations("search", tmp_path) == [
+        "search/e.py:2 imports play (search is floor 2, play floor 4)"]
+    assert floor_violations("tournament", tmp_path) == [
+        "tournament/f.py:3 imports play.game (tournament is floor 4, play floor 4)"]
