@@ -55,6 +55,7 @@ class LocalBackend:
     def __init__(self, concurrency: int):
         self.concurrency = concurrency
         self.pool = None
+        self.unfinished = 0             # games handed to the pool whose results were not read
 
     def __enter__(self):
         if self.concurrency > 1:
@@ -62,11 +63,26 @@ class LocalBackend:
         return self
 
     def play(self, tasks):
-        return self.pool.imap(play_task, tasks) if self.pool else map(play_task, tasks)
+        if not self.pool:
+            return map(play_task, tasks)
+        tasks = list(tasks)
+        self.unfinished += len(tasks)
+        return self._results(self.pool.imap(play_task, tasks))
 
-    def __exit__(self, *exc):
+    def _results(self, results):
+        for result in results:
+            self.unfinished -= 1
+            yield result
+
+    def __exit__(self, exc_type, *exc):
         if self.pool is not None:
-            self.pool.terminate()
+            if exc_type is None and self.unfinished == 0:
+                # Every game is done: let the workers end by themselves. (terminate() here
+                # could race with the pool replacing a worker that just ended, and then wait
+                # forever for a new worker idling on the task queue.)
+                self.pool.close()
+            else:
+                self.pool.terminate()     # stopped early: end the games in flight (SIGTERM)
             self.pool.join()
             self.pool = None
 
