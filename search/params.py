@@ -111,7 +111,7 @@ class SearchParams:
                               low=-1)
     eval_temperature: float = knob(8.0, "VP scale of the softmax that turns estimated scores into rewards",
                                    low=0, low_open=True)
-    reward: str = knob("margin", "win: 1 shared among the winners | margin: blended with the VP margin over the best other seat | dynamic: the margin centred on the static evaluation's expectation | adaptive: win, or margin once the static evaluation says the win is decided",
+    reward: str = knob("adaptive", "win: 1 shared among the winners | margin: blended with the VP margin over the best other seat | dynamic: the margin centred on the static evaluation's expectation | adaptive: win, or margin once the static evaluation says the win is decided",
                        choices=REWARDS)
     margin_weight: float = knob(0.5, "with reward=margin/dynamic: the weight of the margin part",
                                 low=0, high=1)
