@@ -19,7 +19,7 @@ from engine.errors import PalaisError
 from engine.notation import turn_to_text
 from engine.views import view_for
 from engine.words import plural
-from search.analysis import analyse_turn
+from search.analysis import analyse_turn, turn_end_key
 from search.mcts import MCTSSearch
 from search.params import SearchParams
 
@@ -77,13 +77,6 @@ def split_turns(state, actions) -> list:
     return turns
 
 
-def _end_key(view, line, seat):
-    after = view.copy()
-    for a in line:
-        after.apply(a)
-    return after.info_key(seat)
-
-
 class Analyser:
     def __init__(self, limits, seed: int = 0, mistake: float = MISTAKE, blunder: float = BLUNDER):
         if not 0 < mistake <= blunder <= 1:
@@ -107,8 +100,8 @@ class Analyser:
         view = view_for(start, seat)
         analysis = analyse_turn(view, self.limits, top=8, seed=self.seed, params=self.params)
         best = analysis.candidates[0] if analysis.candidates else None
-        played = _end_key(view, line, seat)
-        match = next((c for c in analysis.candidates if _end_key(view, c.turn, seat) == played), None)
+        played = turn_end_key(view, line, seat)
+        match = next((c for c in analysis.candidates if turn_end_key(view, c.turn, seat) == played), None)
         win_after = list(match.win_prob) if match else self._value_after(view, line, seat)
         best_win = best.win_prob[seat] if best else win_after[seat]
         loss = max(0.0, best_win - win_after[seat]) if match is not best else 0.0

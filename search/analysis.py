@@ -48,6 +48,15 @@ def check_decision(state) -> int:
     return state.to_move
 
 
+def turn_end_key(state, turn, seat: int):
+    """The key of the position `turn` reaches from `state`, as `seat` knows it: two turns
+    with the same key are one candidate."""
+    after = state.copy()
+    for action in turn:
+        after.apply(action)
+    return after.info_key(seat)
+
+
 def rank_key(candidate: Candidate, seat: int):
     """Win probability in whole percent (as shown), then expected score, then visits."""
     return (-round(100 * candidate.win_prob[seat]), -round(candidate.expected_score[seat], 1),

@@ -15,7 +15,7 @@ from engine.constants import PARADE, STAIRS
 from engine.errors import PalaisError
 from engine.position import state_from_position
 from engine.record import read_record, replay
-from search.analysis import analyse_turn
+from search.analysis import analyse_turn, turn_end_key
 from search.mcts import MCTSSearch
 from search.params import PRESETS, SearchLimits, SearchParams
 from search.positions import midgame
@@ -37,13 +37,6 @@ def assert_legal_line(state, actions):
     return after
 
 
-def end_key(state, turn, seat):
-    after = state.copy()
-    for action in turn:
-        after.apply(action)
-    return after.info_key(seat)
-
-
 def test_a_seat_far_behind_gets_three_distinct_turns_and_the_same_first_one_under_any_seed():
     state = behind_position()
     seat = state.to_move
@@ -53,7 +46,7 @@ def test_a_seat_far_behind_gets_three_distinct_turns_and_the_same_first_one_unde
         candidates = analysis.candidates
         assert len(candidates) == 3
         view = state.view(seat)
-        assert len({end_key(view, c.turn, seat) for c in candidates}) == 3, "one position, one candidate"
+        assert len({turn_end_key(view, c.turn, seat) for c in candidates}) == 3, "one position, one candidate"
         assert max(c.win_prob[seat] for c in candidates) < 0.01     # the win is out of reach ...
         scores = [c.expected_score[seat] for c in candidates]
         assert scores == sorted(scores, reverse=True)               # ... so the score ranks them
@@ -68,7 +61,7 @@ def test_top_k_gives_k_distinct_turns_when_there_are_k():
     seat = analysis.seat
     view = state.view(seat)
     assert len(analysis.candidates) == 5
-    assert len({end_key(view, c.turn, seat) for c in analysis.candidates}) == 5
+    assert len({turn_end_key(view, c.turn, seat) for c in analysis.candidates}) == 5
     for c in analysis.candidates:
         assert_legal_line(view, c.turn)
 
