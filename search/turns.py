@@ -18,9 +18,10 @@ from .timeman import decision_limits
 def choose_turn(player, state, seat: int, turn_limits: SearchLimits, sees_all: bool = False):
     """(actions, searches made) for `seat`, to move in `state` (which is not changed). The
     player is shown `seat`'s view unless `sees_all` (the cheating reference)."""
-    share = getattr(getattr(player, "params", None), "decision_share", 0.0)
+    params = getattr(player, "params", None)
+    share = getattr(params, "decision_share", 0.0)
     sees = state if sees_all else state.view(seat)
-    registered = algorithm(getattr(player.params, "algorithm", ""))
+    registered = algorithm(getattr(params, "algorithm", ""))
     if share <= 0 or registered is None or not registered.tree_search:
         return list(player.search(sees, seat, turn_limits).best_turn), 1
     state = state.copy()
