@@ -2,8 +2,8 @@
 
 A deal seed fixes the tiles, the layout and the stream that decides every card drawn, so the
 same deal replayed with the seats swapped gives both players the same luck. Each player
-sees only its own view (except "mcts", the cheating reference, which is given the true
-state). A player searches at the first decision of its turn and plays its best line to the
+sees only its own view, except a player registered `sees_hidden` ("mcts", the cheating
+reference), which is given the true state. A player searches at the first decision of its turn and plays its best line to the
 turn's end; where the line stops early (its own draw in step 5, or an unexpanded node) it
 searches again for the rest of the turn. A player whose params have decision_share > 0
 searches at every decision instead, sharing the turn's budget (search/timeman.py); its own
@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from engine.chance import ChanceStream
 from engine.state import State
 
+from .algorithms import algorithm
 from .turns import choose_turn
 
 
@@ -28,6 +29,12 @@ class GameOutcome:
     returns: list        # per seat: 1/k for each of k winners
     turns: int
     searches: int
+
+
+def _sees_hidden(name: str) -> bool:
+    """True for a player registered to search the true state (the cheating reference)."""
+    registered = algorithm(name)
+    return registered is not None and registered.sees_hidden
 
 
 def play_game(players, names, deal_seed: int, limits, max_searches: int = 100_000) -> GameOutcome:
@@ -44,7 +51,7 @@ def play_game(players, names, deal_seed: int, limits, max_searches: int = 100_00
             continue
         seat = state.to_move
         actions, made = choose_turn(players[seat], state, seat, per_seat[seat],
-                                    sees_all=names[seat] == "mcts")
+                                    sees_all=_sees_hidden(names[seat]))
         searches += made
         if searches > max_searches:
             raise RuntimeError("the game did not end")
