@@ -12,6 +12,13 @@ GATE, PARADE, STAIRS, MINT, KING, MADAME, OFFICE, BACKDOOR, CARDINAL = range(9)
 N_ROOMS = 9
 ROOM_INDEX = {name: i for i, name in enumerate(ROOMS)}     # room code -> room index
 
+
+def layout_text(codes) -> str:
+    """A layout's text, 9 room codes in grid order: "R,R,R/R,R,R/R,R,R", row by row from the
+    park side (records, position strings and PRI all write it so)."""
+    codes = list(codes)
+    return "/".join(",".join(codes[row * 3:row * 3 + 3]) for row in range(3))
+
 # The first-game layout, row by row from the park side, left to right (grid cell -> room).
 FIRST_GAME_LAYOUT = (BACKDOOR, OFFICE, CARDINAL, MINT, GATE, MADAME, STAIRS, KING, PARADE)
 

@@ -19,6 +19,7 @@ from .components import ComponentSet, default_components
 from .constants import (
     BORDER, CARDS, C_HONOUR, MAX_PLAYERS, MIN_PLAYERS, N_CARDS, N_ROOMS, N_SQUARES,
     ROOM_INDEX, ROOMS, SERVANTS_PER_COLOUR, SETUP_FREE_PLACEMENTS, SOURCE_PARK, SQUARE_NAMES, STAGES,
+    layout_text,
 )
 from .errors import NotationError
 from .numbers import natural, shown
@@ -95,8 +96,7 @@ def position_to_string(state_or_snapshot, components: ComponentSet | None = None
         "round": s.round,
         "last": s.last_round,
         "setup": s.setup_count,
-        "layout": "/".join(",".join(ROOMS[r] for r in s.layout[row * 3:row * 3 + 3])
-                           for row in range(3)),
+        "layout": layout_text(ROOMS[r] for r in s.layout),
         "park": "/".join(",".join(park_entries[rank * 6:rank * 6 + 6]) for rank in range(6)),
         "rooms": "/".join(_counts(s.rooms[q]) for q in seats),
         "area": "/".join(str(s.area[q]) for q in seats),

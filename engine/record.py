@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, fields
 
 from .components import ComponentSet, default_components
 from .constants import (FIRST_GAME_LAYOUT, MAX_PLAYERS, MIN_PLAYERS, N_ROOMS, N_SQUARES, ROOM_INDEX,
-                        ROOMS)
+                        ROOMS, layout_text)
 from .deal import make_deal
 from .errors import NotationError, PalaisError
 from .numbers import natural, shown
@@ -211,10 +211,6 @@ def _quote(value: str) -> str:
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def _layout_text(layout) -> str:
-    return "/".join(",".join(ROOMS[r] for r in layout[row * 3:row * 3 + 3]) for row in range(3))
-
-
 def _option_text(value) -> str:
     return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
@@ -248,7 +244,7 @@ def write_record(rec: GameRecord, impl=None, components: ComponentSet | None = N
         values["Seed"] = str(rec.seed)
     values["Set"] = rec.set_name
     values["Options"] = ",".join(f"{k}={_option_text(v)}" for k, v in _non_default(rec.options).items())
-    values["Layout"] = _layout_text(rec.layout)
+    values["Layout"] = layout_text(ROOMS[r] for r in rec.layout)
     values["Deal"] = _join(t + 1 for t in rec.deal)
     values["FirstGame"] = "true" if rec.first_game else "false"
     if rec.observer >= 0:

@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from engine.constants import layout_text
+
 
 class _Word:
     """A command that is one word with no arguments."""
@@ -78,7 +80,7 @@ class PositionStart:
         if self.first_game:
             words.append("firstgame")
         if self.layout is not None:
-            words += ["layout", "/".join(",".join(self.layout[r * 3:r * 3 + 3]) for r in range(3))]
+            words += ["layout", layout_text(self.layout)]
         if self.deal is not None:
             words += ["deal", ",".join(str(t) for t in self.deal)]
         if self.options:
