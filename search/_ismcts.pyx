@@ -160,6 +160,16 @@ cdef int select_edge(Tree* t, Node* node, const int* buf, int n, double c_uct, R
     return node.first_edge + best if best >= 0 else -1
 
 
+cdef inline double best_other(const double* values, int n, int p) noexcept nogil:
+    """The largest of values[q] for q != p (another seat's score)."""
+    cdef double best = -1e9
+    cdef int q
+    for q in range(n):
+        if q != p and values[q] > best:
+            best = values[q]
+    return best
+
+
 # The outcome of a finished rollout for every seat: `win` (the share of the win, or the static
 # evaluation's estimate at a cutoff), `score` (final or expected VP) and `reward`, what the
 # tree maximises: the win, or with reward=margin the win blended with the VP margin over the
@@ -167,8 +177,8 @@ cdef int select_edge(Tree* t, Node* node, const int* buf, int n, double c_uct, R
 # still prefers the larger margin.
 cdef void finish(const Params* P, const GameState* d, double* reward, double* win, double* score) noexcept nogil:
     cdef int sc[MAX_P]
-    cdef int p, q, n = d.n_players
-    cdef double margin, best
+    cdef int p, n = d.n_players
+    cdef double margin
     if d.stage == S_GAME_OVER:
         final_returns(d, win)
         final_scores(d, sc)
@@ -180,11 +190,7 @@ cdef void finish(const Params* P, const GameState* d, double* reward, double* wi
         reward[p] = win[p]
     if P.reward_margin:
         for p in range(n):
-            best = -1e9
-            for q in range(n):
-                if q != p and score[q] > best:
-                    best = score[q]
-            margin = (score[p] - best - P.margin_center[p]) / P.margin_scale
+            margin = (score[p] - best_other(score, n, p) - P.margin_center[p]) / P.margin_scale
             margin = margin / (1.0 + (margin if margin > 0 else -margin))   # in (-1, 1)
             reward[p] = (1.0 - P.margin_weight) * win[p] + P.margin_weight * 0.5 * (1.0 + margin)
 
@@ -382,18 +388,13 @@ cdef class TreeSearch:
         # expects from the root, so its slope is steepest where the game's outcome will fall
         # (a seat 40 VP behind still tells 30 from 50 behind); otherwise the centre is 0.
         cdef double est[MAX_P]
-        cdef double best
-        cdef int p, q, n = self.root.n_players
+        cdef int p, n = self.root.n_players
         memset(self.params.margin_center, 0, sizeof(self.params.margin_center))
         if not self.dynamic_center:
             return
         estimate_scores(&self.root, est)
         for p in range(n):
-            best = -1e9
-            for q in range(n):
-                if q != p and est[q] > best:
-                    best = est[q]
-            self.params.margin_center[p] = est[p] - best
+            self.params.margin_center[p] = est[p] - best_other(est, n, p)
 
     def run(self, long long max_iterations, double deadline_ms, long long max_nodes):
         """Iterate until one limit is hit or stop_flag is set; returns iterations done.

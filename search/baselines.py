@@ -95,11 +95,8 @@ class PIMCSearch(BasePlayer):
         seat = state.to_move if seat is None else seat
         seed = self.params.seed + 0x9E37 * self._searches
         self._searches += 1
-        self._stop.begin()
-        try:
+        with self._stop:
             return self._search(state, seat, limits, callback, top_k, seed)
-        finally:
-            self._stop.end()
 
     def _search(self, state, seat, limits, callback, top_k, seed) -> SearchResult:
         view = view_for(state, seat)

@@ -108,11 +108,8 @@ class MCTSSearch(BasePlayer):
         root = self.root_for(state, seat)
         seed = self.params.seed + 0x9E37 * self._searches
         self._searches += 1
-        self._stop.begin()
-        try:
+        with self._stop:
             return self._search(root, seat, limits, callback, top_k, seed)
-        finally:
-            self._stop.end()
 
     def _search(self, root, seat, limits, callback, top_k, seed) -> SearchResult:
         tree = self._reusable_tree(root, seat)

@@ -100,7 +100,6 @@ class RootParallelSearch(BasePlayer):
         limits = limits or SearchLimits(iterations=10_000)
         seat = state.to_move if seat is None else seat
         self._searches += 1
-        self._stop.begin()
 
         def watch(progress):                  # a stop that came before the local search began
             if self._stop.requested:
@@ -108,24 +107,23 @@ class RootParallelSearch(BasePlayer):
             if callback is not None:
                 callback(progress)
 
-        try:
-            if self._workers is not None:
-                deadline_ms = TreeSearch.clock_ms() + limits.time_ms if limits.time_ms else 0.0
-                self._workers.submit([
-                    (state.snapshot(), state.components, state.options,
-                     self.params.with_(seed=self.params.seed + 1_000_003 * (i + 1) + self._searches),
-                     seat, limits, deadline_ms, ALL_ACTIONS) for i in range(self.processes - 1)])
-                if self._stop.requested:
-                    self._workers.stop()
-            results = [self.local.search(state, seat, limits, callback=watch, top_k=ALL_ACTIONS)]
-            if self._workers is not None:
-                if self._stop.requested or limits.infinite:
-                    self._workers.stop()      # an infinite search ends when this one is stopped
-                results.extend(self._workers.collect())
-        except BaseException:
-            if self._workers is not None:
-                self._workers.close()         # no answer of this search may reach the next
-            raise
-        finally:
-            self._stop.end()
+        with self._stop:
+            try:
+                if self._workers is not None:
+                    deadline_ms = TreeSearch.clock_ms() + limits.time_ms if limits.time_ms else 0.0
+                    self._workers.submit([
+                        (state.snapshot(), state.components, state.options,
+                         self.params.with_(seed=self.params.seed + 1_000_003 * (i + 1) + self._searches),
+                         seat, limits, deadline_ms, ALL_ACTIONS) for i in range(self.processes - 1)])
+                    if self._stop.requested:
+                        self._workers.stop()
+                results = [self.local.search(state, seat, limits, callback=watch, top_k=ALL_ACTIONS)]
+                if self._workers is not None:
+                    if self._stop.requested or limits.infinite:
+                        self._workers.stop()      # an infinite search ends when this one is stopped
+                    results.extend(self._workers.collect())
+            except BaseException:
+                if self._workers is not None:
+                    self._workers.close()         # no answer of this search may reach the next
+                raise
         return merge_results(results, seat, top_k)

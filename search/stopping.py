@@ -27,6 +27,14 @@ class StopSwitch:
         with self._lock:
             self._running, self.requested, self._hooks = False, False, []
 
+    def __enter__(self):
+        """`with switch:` runs one search between begin() and end()."""
+        self.begin()
+        return self
+
+    def __exit__(self, *exc):
+        self.end()
+
     def on_stop(self, hook) -> None:
         """Call `hook()` when this search is stopped (at once if it already is)."""
         with self._lock:
