@@ -1,0 +1,179 @@
+# The observation vector: what one seat may know of a position, as FEATURE_SIZE floats read
+# straight from the C state (a Python loop over a Snapshot costs tens of microseconds; this
+# costs about a microsecond), so self-play can generate training data fast and the search
+# can evaluate a learned model without a Python call. The layout is documented in
+# docs/features.md and named entry by entry by engine/features.py:feature_names(), which
+# follows the blocks below in the same order. Everything is scaled to about [0, 1].
+
+from engine._state cimport (
+    GameState, State, view_state, has_majority, final_scores,
+    MAX_P, N_R, N_C, N_SQ, N_PRIV, N_STAGES, S_SOURCE, SOURCE_PARK, P_INCOME,
+)
+
+from engine.errors import PalaisError
+
+# The scales: a count is divided by about the most it reaches in play (docs/features.md).
+cdef float ROUND_SCALE = 20.0
+cdef float SETUP_SCALE = 20.0
+cdef float COUNTER_SCALE = 10.0     # gate_left, gate_max, moves_left
+cdef float POOL_SCALE = 5.0         # step-4 seal and recruitment pools, draws left
+cdef float CARD_SCALE = 4.0         # cards of one type (4 of each in the default set)
+cdef float PILE_SCALE = 36.0        # cards in the draw pile, tiles in the park
+cdef float ROOM_SCALE = 10.0        # servants in one room
+cdef float AREA_SCALE = 18.0
+cdef float SUPPLY_SCALE = 7.0
+cdef float GOLD_SCALE = 20.0
+cdef float HAND_SCALE = 8.0
+cdef float NOBLES_SCALE = 12.0
+cdef float VP_SCALE = 60.0          # VP of nobles, and the score tally
+cdef float PRIV_SCALE = 2.0         # tiles of one privilege (at most 2 per privilege)
+cdef float INCOME_SCALE = 3.0       # gold of income per turn
+cdef float PARK_SCALE = 12.0        # own servants in the park
+cdef float SIDE_SCALE = 6.0         # own servants on one side of the park
+cdef float TILE_VP_SCALE = 12.0
+cdef float TILE_GOLD_SCALE = 9.0
+cdef float SEAL_SCALE = 3.0
+cdef float AMOUNT_SCALE = 5.0
+
+# The four scored sides of the park, as in engine.constants.SIDES.
+cdef int SIDE_SQ[4][6]
+from engine.constants import SIDES as _SIDES
+cdef int _i, _j
+for _i in range(4):
+    for _j in range(6):
+        SIDE_SQ[_i][_j] = _SIDES[_i][_j]
+
+
+# Step 1: the seat's view (a full state becomes it; another seat's view is refused).
+# Step 2: the game-wide block. Step 3: one block per seat, the observer first, then the
+# others in turn order, absent seats left zero. Step 4: one block per park square.
+cdef int write_features(const GameState* s, int seat, float* out) noexcept nogil:
+    cdef GameState view
+    cdef const GameState* v
+    cdef int i, k, p, q, r, c, t, sq, side, n, rel, priv
+    cdef int scores[MAX_P]
+    cdef int tiles = 0
+    if seat < 0 or seat >= s.n_players:
+        return -1
+    if s.observer == seat:
+        v = s
+    elif s.observer < 0:
+        view_state(s, seat, &view)
+        v = &view
+    else:
+        return -1
+    n = v.n_players
+    for i in range(FEATURE_SIZE):
+        out[i] = 0.0
+    for sq in range(N_SQ):
+        if v.tile_at[sq] >= 0:
+            tiles += 1
+    final_scores(v, scores)
+
+    # Step 2: game-wide (GLOBAL_SIZE entries)
+    k = 0
+    out[k + n - 2] = 1.0                                   # players one-hot: 2, 3, 4
+    k += 3
+    out[k] = v.round / ROUND_SCALE
+    out[k + 1] = v.last_round
+    k += 2
+    out[k + v.stage] = 1.0                                 # stage one-hot
+    k += N_STAGES
+    out[k] = v.setup_count / SETUP_SCALE
+    out[k + 1] = v.gate_left / COUNTER_SCALE
+    out[k + 2] = v.gate_max / COUNTER_SCALE
+    out[k + 3] = v.moves_left / COUNTER_SCALE
+    k += 4
+    if v.stage == S_SOURCE:                                # where a servant is being placed
+        out[k + v.source_for] = 1.0
+    k += N_R + 1
+    out[k] = v.turq / POOL_SCALE
+    out[k + 1] = v.viol / POOL_SCALE
+    out[k + 2] = v.rec / POOL_SCALE
+    out[k + 3] = v.guards / CARD_SCALE
+    out[k + 4] = v.moves_bonus / COUNTER_SCALE
+    out[k + 5] = v.intrigue
+    out[k + 6] = v.draws_left / POOL_SCALE
+    out[k + 7] = tiles / PILE_SCALE
+    out[k + 8] = v.deck_size / PILE_SCALE
+    k += 9
+    for c in range(N_C):
+        out[k + c] = v.deck[c] / CARD_SCALE                # unknown pool: pile + others' hands
+        out[k + N_C + c] = v.discard[c] / CARD_SCALE
+        out[k + 2 * N_C + c] = v.hand[seat][c] / CARD_SCALE
+    k += 3 * N_C
+    for i in range(N_R):                                   # layout: grid cell -> room one-hot
+        out[k + i * N_R + v.layout[i]] = 1.0
+    k += N_R * N_R
+
+    # Step 3: per seat (SEAT_SIZE entries each, 4 blocks)
+    for rel in range(n):
+        p = (seat + rel) % n
+        i = k + rel * SEAT_SIZE
+        out[i] = 1.0
+        out[i + 1] = 1.0 if v.to_move == p else 0.0
+        i += 2
+        for r in range(N_R):
+            out[i + r] = v.rooms[p][r] / ROOM_SCALE
+            out[i + N_R + r] = has_majority(v, p, r)
+        i += 2 * N_R
+        out[i] = v.area[p] / AREA_SCALE
+        out[i + 1] = v.supply[p] / SUPPLY_SCALE
+        out[i + 2] = v.gold[p] / GOLD_SCALE
+        out[i + 3] = v.hand_size[p] / HAND_SCALE
+        out[i + 4] = v.honours[p] / CARD_SCALE
+        i += 5
+        for t in range(v.rules.n_tiles):                   # nobles: count, VP, privileges
+            if v.owner[t] == p:
+                out[i] += 1.0 / NOBLES_SCALE
+                out[i + 1] += v.rules.tile_vp[t] / VP_SCALE
+                priv = v.rules.tile_priv[t]
+                if priv == P_INCOME:
+                    out[i + 2 + priv - 1] += v.rules.tile_amount[t] / INCOME_SCALE
+                elif priv > 0:
+                    out[i + 2 + priv - 1] += 1.0 / PRIV_SCALE
+        i += 2 + N_PRIV - 1
+        for sq in range(N_SQ):
+            if v.park_servant[sq] == p:
+                out[i] += 1.0 / PARK_SCALE
+        for side in range(4):
+            for q in range(6):
+                if v.park_servant[SIDE_SQ[side][q]] == p:
+                    out[i + 1 + side] += 1.0 / SIDE_SCALE
+        out[i + 5] = scores[p] / VP_SCALE
+    k += MAX_P * SEAT_SIZE
+
+    # Step 4: per park square (SQUARE_SIZE entries each, 36 blocks)
+    for sq in range(N_SQ):
+        i = k + sq * SQUARE_SIZE
+        t = v.tile_at[sq]
+        if t >= 0:
+            out[i] = 1.0
+            out[i + 1] = v.rules.tile_vp[t] / TILE_VP_SCALE
+            out[i + 2] = v.rules.tile_gold[t] / TILE_GOLD_SCALE
+            out[i + 3] = v.rules.tile_turq[t] / SEAL_SCALE
+            out[i + 4] = v.rules.tile_viol[t] / SEAL_SCALE
+            priv = v.rules.tile_priv[t]
+            if priv > 0:
+                out[i + 5 + priv - 1] = 1.0
+                out[i + 5 + N_PRIV - 1] = v.rules.tile_amount[t] / AMOUNT_SCALE
+        if v.park_servant[sq] >= 0:
+            out[i + 5 + N_PRIV + (v.park_servant[sq] - seat + n) % n] = 1.0
+    return FEATURE_SIZE
+
+
+def observation_into(State state, int seat, float[::1] out):
+    """Write `seat`'s observation of `state` (a full state or that seat's view) into `out`,
+    a float32 array of FEATURE_SIZE entries, without allocating."""
+    if out.shape[0] != FEATURE_SIZE:
+        raise ValueError(f"out holds {out.shape[0]} floats, expected {FEATURE_SIZE}")
+    if state.observer >= MAX_P:
+        raise PalaisError("an onlooker's public view holds no seat's hand; pass the full "
+                          "state or the seat's own view")
+    state._check_seat(seat)
+    if write_features(&state.st, seat, &out[0]) != FEATURE_SIZE:
+        raise PalaisError(f"seat {seat + 1} cannot be observed in this position")
+
+
+def feature_size():
+    return FEATURE_SIZE
