@@ -5,13 +5,14 @@ import numpy as np
 import pytest
 
 from engine.constants import (
-    C_GOLD, C_HONOUR, C_INTRIGUE, C_LETTER, MINT, N_CARDS, OFFICE, S_DRAW, STAGES, S_WINDOW1,
+    CARDS, C_GOLD, C_HONOUR, C_INTRIGUE, C_LETTER, MINT, OFFICE, P_INCOME, PRIVILEGES, ROOMS,
+    SIDE_NAMES, SIDES, SQUARE_NAMES, STAGES, S_DRAW, S_KING_BONUS, S_MADAME_BONUS,
+    S_RECRUIT, S_SOURCE, S_WINDOW1,
 )
 from engine.errors import PalaisError
 from engine.features import FEATURE_SIZE, feature_names, observation, observation_into
 from engine.reference import ReferenceState
 from engine.rng import Rng
-from engine.snapshot import Snapshot
 from engine.state import State
 from tests.helpers import build_snapshot, sq
 
@@ -46,6 +47,35 @@ def positions_with_hidden_cards(n):
             break
     assert found, "random play drew no cards"
     return found
+
+
+def rare_positions(n):
+    """From random games: the first position at each stage below that is rarely met, a
+    position in the last round, and a finished game."""
+    wanted = {S_SOURCE, S_DRAW, S_KING_BONUS, S_MADAME_BONUS}
+    found = []
+    for seed in range(30):
+        state = State.new_game(n, seed=seed)
+        rng = Rng(seed)
+        last_round_seen = False
+        while not state.is_terminal():
+            if state.stage in wanted:
+                wanted.discard(state.stage)
+                found.append(state.copy())
+            if state.snapshot().last_round and not last_round_seen:
+                last_round_seen = True
+                found.append(state.copy())
+            legal = state.legal_actions()
+            state.apply(legal[rng.below(len(legal))])
+        found.append(state)
+        if not wanted:
+            break
+    assert not wanted, f"random play never reached stages {wanted}"
+    built = build_snapshot(State, 3, last_round=1, round=9, stage=S_RECRUIT, viol=1, turq=2,
+                           rec=1, rooms={0: {OFFICE: 1}}, gold={0: 9}, honours={1: 1},
+                           discard={C_HONOUR: 1})
+    return found + [State.from_snapshot(build_snapshot(State, n, last_round=1, round=9))] \
+        + ([State.from_snapshot(built)] if n == 3 else [])
 
 
 # ---------------------------------------------------------------------------------------
@@ -120,6 +150,76 @@ def test_named_entries_hold_what_their_names_say():
     scores = state.scores()
     assert value(vector, "self.score") == pytest.approx(scores[1] / 60)
     assert value(vector, "next1.score") == pytest.approx(scores[2] / 60)
+
+
+# ---------------------------------------------------------------------------------------
+# A plain-Python twin, written from the tables of docs/features.md by name, so every entry of
+# the C code is checked against the documented meaning (over positions of real play).
+
+def documented_observation(state, seat):
+    view = ReferenceState.from_snapshot(state.view(seat).snapshot())
+    snap, comps, n = view.snapshot(), view.components, view.n_players
+    named = {f"players.{n}": 1, "round": snap.round / 20, "last_round": snap.last_round,
+             f"stage.{STAGES[snap.stage]}": 1, "setup_count": snap.setup_count / 20,
+             "gate_left": snap.gate_left / 10, "gate_max": snap.gate_max / 10,
+             "moves_left": snap.moves_left / 10,
+             "pool.turquoise": snap.turq / 5, "pool.violet": snap.viol / 5,
+             "pool.recruitments": snap.rec / 5, "guards": snap.guards / 4,
+             "moves_bonus": snap.moves_bonus / 10, "intrigue": snap.intrigue,
+             "draws_left": snap.draws_left / 5, "tiles_in_park": view.tiles_in_park() / 36,
+             "deck_size": snap.deck_size / 36}
+    if snap.stage == S_SOURCE:
+        named[f"source_for.{(ROOMS + ('PARK',))[snap.source_for]}"] = 1
+    for c, card in enumerate(CARDS):
+        named[f"unknown.{card}"] = snap.deck[c] / 4
+        named[f"discard.{card}"] = snap.discard[c] / 4
+        named[f"hand.{card}"] = snap.hand[seat][c] / 4
+    for cell, room in enumerate(snap.layout):
+        named[f"layout.cell{cell + 1}.{ROOMS[room]}"] = 1
+    scores = view.scores()
+    for rel in range(n):
+        p = (seat + rel) % n
+        who = "self" if rel == 0 else f"next{rel}"
+        owned = [comps.tiles[t] for t, owner in enumerate(snap.owner) if owner == p]
+        privileges = view.privileges(p)
+        entries = {"present": 1, "to_move": int(snap.to_move == p), "area": snap.area[p] / 18,
+                   "supply": snap.supply[p] / 7, "gold": snap.gold[p] / 20,
+                   "hand_size": snap.hand_size[p] / 8, "honours": snap.honours[p] / 4,
+                   "nobles": len(owned) / 12, "nobles_vp": sum(t.vp for t in owned) / 60,
+                   "park_servants": snap.park_servant.count(p) / 12, "score": scores[p] / 60}
+        for r, room in enumerate(ROOMS):
+            entries[f"rooms.{room}"] = snap.rooms[p][r] / 10
+            entries[f"majority.{room}"] = int(view.has_majority(p, r))
+        for code in range(1, len(PRIVILEGES)):
+            entries[f"privilege.{PRIVILEGES[code]}"] = privileges[code] / (3 if code == P_INCOME else 2)
+        for side, squares in zip(SIDE_NAMES, SIDES):
+            entries[f"side.{side}"] = sum(snap.park_servant[q] == p for q in squares) / 6
+        named.update({f"{who}.{name}": v for name, v in entries.items()})
+    for square, name in enumerate(SQUARE_NAMES):
+        t = snap.tile_at[square]
+        if t >= 0:
+            tile = comps.tiles[t]
+            named.update({f"{name}.tile": 1, f"{name}.vp": tile.vp / 12, f"{name}.gold": tile.gold / 9,
+                          f"{name}.turquoise": tile.turquoise / 3, f"{name}.violet": tile.violet / 3})
+            if tile.privilege:
+                named[f"{name}.privilege.{PRIVILEGES[tile.privilege]}"] = 1
+                named[f"{name}.amount"] = tile.amount / 5
+        owner = snap.park_servant[square]
+        if owner >= 0:
+            rel = (owner - seat) % n
+            named[f"{name}.servant.{'self' if rel == 0 else f'next{rel}'}"] = 1
+    assert set(named) <= set(NAMES), set(named) - set(NAMES)
+    return np.array([named.get(name, 0) for name in NAMES], dtype=np.float32)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_every_entry_means_what_docs_features_md_says(n):
+    positions = positions_with_hidden_cards(n) + [State.new_game(n, seed=n)]
+    positions += [played_position(n, seed, 400) for seed in (1, 2)] + rare_positions(n)
+    for state in positions:
+        for seat in range(n):
+            np.testing.assert_allclose(observation(state, seat), documented_observation(state, seat),
+                                       rtol=1e-6, atol=1e-7)
 
 
 # ---------------------------------------------------------------------------------------
