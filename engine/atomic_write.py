@@ -1,5 +1,5 @@
 """Writing a file whole or not at all, for every file the programs write (game records,
-tournament runs and summaries).
+tournament runs and summaries, value-model weights).
 
 The text goes to a new temporary file in the target's folder, is flushed to disk, and is
 renamed over the target in one step: a crash or a full disk leaves the old file (or none),
@@ -42,12 +42,19 @@ def _sync_folder(folder: str) -> None:
 def write_text_atomic(path, text: str, encoding: str = "utf-8") -> None:
     """Replace `path` with `text` in one step; raises OSError (and leaves no temporary file)
     when the folder is missing or not writable or the disk is full."""
+    if not isinstance(text, str):
+        raise TypeError(f"write_text_atomic needs text, not {type(text).__name__}")
+    write_bytes_atomic(path, text.encode(encoding))
+
+
+def write_bytes_atomic(path, data: bytes) -> None:
+    """Replace `path` with `data` in one step (write_text_atomic's rules)."""
     path = os.fspath(path)
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = _fresh_temporary(folder, os.path.basename(path))
     try:
-        with os.fdopen(fd, "w", encoding=encoding, newline="") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)

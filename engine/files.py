@@ -1,9 +1,10 @@
-"""Reading the files a user hands the engine: game records, position files, component sets.
+"""Reading the files a user hands the engine: game records, position files, component sets,
+value-model weights.
 
 Every such file is untrusted input, so it is read in one place with the same rules: only a
 regular file (not a directory, a pipe or a device such as /dev/zero), at most
-MAX_FILE_BYTES (16 MiB, far above any real record or component set), and strict UTF-8.
-Each failure is a PalaisError naming the file and why.
+MAX_FILE_BYTES (16 MiB, far above any real record or component set) or a smaller cap, and
+strict UTF-8 for text. Each failure is a PalaisError naming the file and why.
 """
 
 from __future__ import annotations
@@ -24,6 +25,12 @@ def read_text_file(path: str | Path, what: str, limit: int = MAX_FILE_BYTES,
     `what` names the kind of file in messages ("game record", "component file"); `error` is
     the PalaisError subclass raised.
     """
+    return decode_text(read_file_bytes(path, what, limit, error), str(path), error)
+
+
+def read_file_bytes(path: str | Path, what: str, limit: int = MAX_FILE_BYTES,
+                    error=PalaisError) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes (read_text_file's rules)."""
     label = str(path)
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
@@ -55,7 +62,7 @@ def read_text_file(path: str | Path, what: str, limit: int = MAX_FILE_BYTES,
         raise error(f"{label}: cannot read the {what}: {exc.strerror or exc}") from None
     finally:
         os.close(fd)
-    return decode_text(b"".join(chunks), label, error)
+    return b"".join(chunks)
 
 
 def decode_text(raw: bytes, label: str, error=PalaisError) -> str:
