@@ -37,10 +37,14 @@ def _sees_hidden(name: str) -> bool:
     return registered is not None and registered.sees_hidden
 
 
-def play_game(players, names, deal_seed: int, limits, max_searches: int = 100_000) -> GameOutcome:
+def play_game(players, names, deal_seed: int, limits, max_searches: int = 100_000,
+              on_turn=None) -> GameOutcome:
     """Play one game; players[q] sits in seat q and names[q] says which algorithm it is.
     `limits` is one SearchLimits for every seat, or a list of one per seat: the budget of a
-    search, or of a whole turn for a player whose params have decision_share > 0."""
+    search, or of a whole turn for a player whose params have decision_share > 0.
+    `on_turn(state)`, if given, sees the true state (not to be changed) before each search
+    of a turn: its start, and again where a line stopped early (training samples positions
+    this way)."""
     per_seat = list(limits) if isinstance(limits, (list, tuple)) else [limits] * len(players)
     state = State.new_game(len(players), seed=deal_seed)
     chance = ChanceStream(deal_seed)
@@ -50,6 +54,8 @@ def play_game(players, names, deal_seed: int, limits, max_searches: int = 100_00
             state.apply(chance.draw(state))
             continue
         seat = state.to_move
+        if on_turn is not None:
+            on_turn(state)
         actions, made = choose_turn(players[seat], state, seat, per_seat[seat],
                                     sees_all=_sees_hidden(names[seat]))
         searches += made
