@@ -6,7 +6,11 @@ tree nodes, bytes per tree node and the process's peak memory. The last line is 
 `ismcts_iter_per_s_4p=<N> bytes_per_node=<B>` (N: the 4-player positions' combined rate).
 With --processes 2 it searches root-parallel and the rate counts every process's iterations
 (the speed-up on 2 cores is the ratio of the two runs' rates).
+With --leaf-eval value (and --rollout-turns N >= 0, which the learned evaluation needs) it
+also prints the weights' digest and the cost of one value evaluation (one seat) in ns, the
+row `value eval: <digest> <ns> ns per evaluation, <N> iterations/s`.
 Run: python bench/search.py [--iterations 50000] [--hash-mb 256] [--rollout-turns 4] [--processes 1]
+     [--leaf-eval value] [--value-weights FILE]
 """
 
 import argparse
@@ -21,8 +25,9 @@ sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
 
 from search._ismcts import TreeSearch
 from search.players import make_player
-from search.params import SearchLimits, SearchParams
+from search.params import LEAF_EVALS, SearchLimits, SearchParams
 from search.positions import BENCH_POSITIONS, midgame
+from search.value import load_value_model
 
 
 def main():
@@ -33,7 +38,15 @@ def main():
                         help="root-parallel processes (the iterations limit is per process)")
     parser.add_argument("--rollout-turns", type=int, default=SearchParams().rollout_turns,
                         help="turns of rollout before the evaluation (-1, the default: to the end of the game)")
+    parser.add_argument("--leaf-eval", choices=LEAF_EVALS, default=SearchParams().leaf_eval,
+                        help="the evaluation at a rollout cutoff (value: the learned model)")
+    parser.add_argument("--value-weights", default="", help="weights file for --leaf-eval value (default: shipped)")
     args = parser.parse_args()
+    if args.leaf_eval == "value":
+        model = load_value_model(args.value_weights)
+        costs = [model.ns_per_value(midgame(n, seed, round_), 0, 20_000) for n, seed, round_ in BENCH_POSITIONS]
+        print(f"value weights {model.source} ({model.digest}), hidden {model.hidden}: "
+              f"{sum(costs) / len(costs):.0f} ns per evaluation of one seat")
 
     rates = {}
     bytes_per_node = TreeSearch.bytes_per_node()
@@ -41,7 +54,8 @@ def main():
     for n, seed, round_ in BENCH_POSITIONS:
         state = midgame(n, seed, round_)
         searcher = make_player(SearchParams(algorithm="ismcts", seed=seed, hash_mb=args.hash_mb,
-                                            rollout_turns=args.rollout_turns, processes=args.processes))
+                                            rollout_turns=args.rollout_turns, processes=args.processes,
+                                            leaf_eval=args.leaf_eval, value_weights=args.value_weights))
         t0 = time.perf_counter()
         result = searcher.search(state, limits=SearchLimits(iterations=args.iterations))
         elapsed = time.perf_counter() - t0
@@ -54,6 +68,10 @@ def main():
     for n, runs in sorted(rates.items()):
         print(f"{n} players: {sum(i for i, _ in runs) / sum(t for _, t in runs):.0f} iterations/s")
     four = rates[4]
+    if args.leaf_eval == "value":
+        every = [r for runs in rates.values() for r in runs]
+        print(f"value eval: {model.digest} {sum(costs) / len(costs):.0f} ns per evaluation, "
+              f"{sum(i for i, _ in every) / sum(t for _, t in every):.0f} iterations/s")
     print(f"ismcts_iter_per_s_4p={sum(i for i, _ in four) / sum(t for _, t in four):.0f} "
           f"bytes_per_node={bytes_per_node}")
 

@@ -9,13 +9,27 @@ from engine.version import version_option
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
 @version_option("palais-engine")
+@click.option("--weights", "weights_path", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Start with the learned value model of FILE (the 'learned' preset: Leaf Eval "
+                   "value at a short rollout's cutoff; docs/train.md).")
 @click.pass_context
-def main(ctx):
+def main(ctx, weights_path):
     """Speak PRI (docs/protocol.md) on standard input and output until 'quit' or the end of
     input. 'palais-engine compliance -- COMMAND' checks any PRI engine instead."""
     if ctx.invoked_subcommand is None:
+        from engine.errors import PalaisError
+        from search.params import PRESETS
+        from search.value import load_value_model
+
         from .server import main as serve
-        serve()
+        start = None
+        if weights_path is not None:
+            try:
+                load_value_model(weights_path)
+            except PalaisError as exc:
+                raise click.ClickException(str(exc))
+            start = {**PRESETS["learned"], "value_weights": weights_path}
+        serve(start)
 
 
 @main.command()

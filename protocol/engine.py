@@ -25,6 +25,7 @@ from engine.errors import PalaisError
 from search.params import KNOBS, Knob, SearchLimits, SearchParams, tree_memory_cap_mb
 from search.players import make_player
 from search.timeman import clock_time_ms
+from search.value import load_value_model
 
 from .commands import Go
 from .session import view_from_position
@@ -38,6 +39,7 @@ class EngineError(PalaisError):
     """A request the engine cannot honour now (bad option value, busy, no position)."""
 
 
+EMPTY = "<empty>"          # an empty text option's value in option lines and setoption (as in UCI)
 SPIN_MAX = 2 ** 63 - 1    # a spin's max when its search knob has no upper bound (a GUI's 64-bit spin)
 
 
@@ -67,6 +69,9 @@ class OptionSpec:
         return cls(knob.pri, "string", str(knob.default), knob=knob)
 
     def parse(self, text):
+        if self.knob is not None and self.knob.kind is str and not self.knob.choices \
+                and (text is None or text.strip() in ("", EMPTY)):
+            text = ""                   # a text option set back to empty (UCI's `<empty>`)
         if self.knob is not None:
             try:
                 value = self.knob.read(text)
@@ -104,6 +109,8 @@ class OptionSpec:
         out = f"option name {self.name} type {self.type}"
         if self.type != "button":
             default = str(self.default).lower() if isinstance(self.default, bool) else self.default
+            if default == "":
+                default = EMPTY
             out += f" default {default}"
         if self.type == "spin":
             out += f" min {self.low} max {self.high}"
@@ -150,9 +157,13 @@ class _Search:
 
 
 class Engine:
-    def __init__(self, components=None):
+    def __init__(self, components=None, start: dict | None = None):
+        """`start`: search knob values that replace the defaults (palais-engine --weights)."""
         self.components = components or default_components()
         self.values = {spec.name: spec.knob.default if spec.knob else spec.default for spec in OPTIONS}
+        for knob_name, value in (start or {}).items():
+            self.values[KNOB_OPTION[knob_name]] = value
+        self._check_value_weights()
         self.view = None              # the view of the seat to move, or None at the end
         self.seat = None
         self.has_position = False
@@ -185,8 +196,27 @@ class Engine:
         spec = OPTION_BY_NAME.get(name.lower())
         if spec is None:
             raise EngineError(f"unknown option '{name}' (options: {', '.join(s.name for s in OPTIONS)})")
-        self.values[spec.name] = spec.parse(text)
+        value = spec.parse(text)
+        before = self.values[spec.name]
+        self.values[spec.name] = value
+        try:
+            self._check_value_weights(spec.knob is not None and spec.knob.name == "value_weights")
+        except PalaisError as exc:
+            self.values[spec.name] = before
+            raise EngineError(f"option {spec.name}: {exc}") from None
         self._drop_player()
+
+    def _check_value_weights(self, chosen: bool = False) -> None:
+        """With Leaf Eval value, or as it is `chosen`, the weights file must load (checked
+        now, not at `go`)."""
+        if chosen or self.search_value("leaf_eval") == "value":
+            load_value_model(self.search_value("value_weights"))
+
+    def value_digest(self) -> str | None:
+        """The short sha256 of the value weights when the learned evaluation is on, else None."""
+        if self.search_value("leaf_eval") != "value":
+            return None
+        return load_value_model(self.search_value("value_weights")).digest
 
     def new_game(self) -> None:
         self.ensure_idle("start a new game")

@@ -85,7 +85,8 @@ class Server:
 
     # ------------------------------------------------------------------ handlers
     def on_pri(self, _):
-        self.send(f"id name {ENGINE_NAME}")
+        digest = self.engine.value_digest()
+        self.send(f"id name {ENGINE_NAME}" + (f" value {digest}" if digest else ""))
         self.send(f"id author {ENGINE_AUTHOR}")
         for line in self.engine.option_lines():
             self.send(line)
@@ -183,10 +184,11 @@ def info_lines(result, final: bool) -> list:
     return lines
 
 
-def main() -> None:
-    """Serve PRI on standard input and output until `quit` or the end of input."""
+def main(start: dict | None = None) -> None:
+    """Serve PRI on standard input and output until `quit` or the end of input; `start`
+    replaces search option defaults (knob name -> value)."""
     signal.signal(signal.SIGTERM, _exit_on_signal)
-    server = Server(sys.stdout)
+    server = Server(sys.stdout, Engine(start=start))
     server.run(sys.stdin)
 
 

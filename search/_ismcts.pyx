@@ -11,7 +11,8 @@
 #         Chance events are sampled from the determinized pile.
 # Step 3  Expand one node per iteration, with an edge per legal action.
 # Step 4  Roll out with the configured policy, to the end or for a number of turns, then
-#         score: final returns at the end, the static evaluation at a cutoff.
+#         score: final returns at the end, the static evaluation (or the learned value
+#         model's win shares, leaf_eval=value) at a cutoff.
 # Step 5  Back up the reward vector and the expected scores along the path.
 #
 # The tree lives in three flat arrays sized from a memory budget (the Hash option): nodes,
@@ -30,6 +31,7 @@ from engine._state cimport (
     S_DRAW, S_GAME_OVER,
 )
 from search._policy cimport policy_action, heuristic_choice, evaluate, estimate_scores, POLICY_UNIFORM, POLICY_HEURISTIC
+from search._value cimport ValueNet, ValueModel, value_rewards
 
 cdef enum:
     MAX_PATH = 512
@@ -37,6 +39,7 @@ cdef enum:
     EDGES_PER_NODE = 12     # edges budgeted per node when sizing the tree from its memory bound
 
 from search.result import EdgeStats
+from search.value import load_value_model
 
 cdef double ADAPTIVE_LOW = 0.05   # reward=adaptive: below this static win share (or above 1 minus it) the margin counts
 
@@ -68,6 +71,7 @@ cdef struct Params:
     int determinize
     int reward_margin
     int policy_first
+    const ValueNet* value_net     # leaf_eval=value: the learned win shares at a cutoff; NULL: the static evaluation's
 
 cdef struct Tree:
     Node* nodes
@@ -186,6 +190,8 @@ cdef void finish(const Params* P, const GameState* d, double* reward, double* wi
             score[p] = sc[p]
     else:
         evaluate(d, P.eval_temperature, win, score)
+        if P.value_net != NULL:
+            value_rewards(P.value_net, d, win)
     for p in range(n):
         reward[p] = win[p]
     if P.reward_margin:
@@ -280,6 +286,7 @@ cdef class TreeSearch:
     cdef object root_state
     cdef bint dynamic_center
     cdef bint adaptive
+    cdef readonly ValueModel value_model    # leaf_eval=value: the model value_net points into (kept alive here)
 
     def __cinit__(self, params, bint determinize, unsigned long long seed):
         """`params` is a search.params.SearchParams; its fields are read by name."""
@@ -312,6 +319,10 @@ cdef class TreeSearch:
         self.params.margin_weight = params.margin_weight
         self.params.margin_scale = params.margin_scale
         self.params.policy_first = 1 if params.first_play == "policy" else 0
+        self.params.value_net = NULL
+        if params.leaf_eval == "value":
+            self.value_model = load_value_model(params.value_weights)
+            self.params.value_net = &self.value_model.net
         self.rng.state = seed
         self.stop_flag = 0
 

@@ -18,6 +18,8 @@ from .algorithms import ALGORITHMS
 ROLLOUT_POLICIES = ("heuristic", "uniform")
 REWARDS = ("win", "margin", "dynamic", "adaptive")
 FIRST_PLAYS = ("random", "policy")
+LEAF_EVALS = ("heuristic", "value")
+MAX_PATH_CHARS = 4096
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,10 @@ class Knob:
             return None if value in self.choices else f"{value!r} is not one of {', '.join(self.choices)}"
         if self.kind is bool:
             return None if isinstance(value, bool) else f"expected true or false, got {value!r}"
+        if self.kind is str:         # a file name: the file itself is checked where it is read
+            if not isinstance(value, str):
+                return f"expected text, got {value!r}"
+            return None if len(value) <= MAX_PATH_CHARS and "\0" not in value else "not a usable file name"
         if isinstance(value, bool) or not isinstance(value, numbers.Real):
             return f"expected a number, got {value!r}"
         if self.kind is int and not isinstance(value, numbers.Integral):
@@ -107,8 +113,12 @@ class SearchParams:
                               low=0, high=10, pri="Exploration")
     rollout_policy: str = knob("heuristic", "heuristic (keeps an economy going) | uniform (stalls: see RULES.md §7)",
                                choices=ROLLOUT_POLICIES, pri="Rollout Policy")
-    rollout_turns: int = knob(-1, "-1: to the end of the game (strongest at equal time: docs/search.md) | N: N turns, then evaluate",
-                              low=-1)
+    rollout_turns: int = knob(-1, "-1: to the end of the game (strongest at equal time: docs/search.md) | N: N turns, then evaluate (leaf_eval)",
+                              low=-1, high=1000, pri="Rollout Turns")
+    leaf_eval: str = knob("heuristic", "the evaluation at a rollout cutoff (rollout_turns >= 0): heuristic (the static evaluation's softmax) | value (the learned value model: docs/train.md)",
+                          choices=LEAF_EVALS, pri="Leaf Eval")
+    value_weights: str = knob("", "with leaf_eval=value: the weights file (.npz), \"\" = the shipped one",
+                              pri="Value Weights")
     eval_temperature: float = knob(8.0, "VP scale of the softmax that turns estimated scores into rewards",
                                    low=0, low_open=True)
     reward: str = knob("adaptive", "win: 1 shared among the winners | margin: blended with the VP margin over the best other seat | dynamic: the margin centred on the static evaluation's expectation | adaptive: win, or margin once the static evaluation says the win is decided",
@@ -147,10 +157,12 @@ KNOB_BY_NAME = {k.name: k for k in KNOBS}
 
 # Named sets of defaults, so an earlier engine stays reachable for comparisons (bench/tune.py
 # `--b preset=classic`): "current" is today's defaults; "classic" the defaults before the
-# reward kept direction for a seat that can no longer win (the 0/1 win reward).
+# reward kept direction for a seat that can no longer win (the 0/1 win reward); "learned" the
+# learned value model at a short rollout's cutoff (docs/train.md; `palais-engine --weights`).
 PRESETS = {
     "current": {},
     "classic": {"reward": "win", "margin_scale": 8.0, "reuse_tree": False, "decision_share": 0.0},
+    "learned": {"leaf_eval": "value", "rollout_turns": 4},
 }
 
 

@@ -30,7 +30,7 @@ def test_handshake_lists_every_option_then_priok():
     assert lines[-1] == "priok"
     names = [re.match(r"option name (.+?) type", l).group(1) for l in lines if l.startswith("option")]
     assert names == ["Algorithm", "Threads", "Hash", "MultiPV", "Seed", "Exploration",
-                     "Rollout Policy", "Move Overhead"]
+                     "Rollout Policy", "Rollout Turns", "Leaf Eval", "Value Weights", "Move Overhead"]
 
 
 def test_go_answers_with_info_and_exactly_one_legal_bestmove():

@@ -8,6 +8,9 @@
 < option name Seed type spin default 0 min 0 max 9223372036854775807
 < option name Exploration type string default 0.7
 < option name Rollout Policy type combo default heuristic var heuristic var uniform
+< option name Rollout Turns type spin default -1 min -1 max 1000
+< option name Leaf Eval type combo default heuristic var heuristic var value
+< option name Value Weights type string default <empty>
 < option name Move Overhead type spin default 30 min 0 max 10000
 < priok
 > isready
@@ -16,6 +19,6 @@
 > setoption name Threads value zero
 < info string error: option Threads: expected a whole number, got 'zero'
 > setoption name Colour value red
-< info string error: unknown option 'Colour' (options: Algorithm, Threads, Hash, MultiPV, Seed, Exploration, Rollout Policy, Move Overhead)
+< info string error: unknown option 'Colour' (options: Algorithm, Threads, Hash, MultiPV, Seed, Exploration, Rollout Policy, Rollout Turns, Leaf Eval, Value Weights, Move Overhead)
 > isready
 < readyok

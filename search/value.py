@@ -1,0 +1,148 @@
+"""The learned value model's weights file: reading and checking it, writing it, and the one
+forward pass in numpy that the C model (search/_value.pyx) must agree with.
+
+A weights file is an uncompressed or compressed numpy .npz holding exactly these float32
+arrays (docs/train.md):
+  w1 (FEATURE_SIZE, h1)  b1 (h1,)  w2 (h1, h2)  b2 (h2,)  w3 (h2,)  b3 (1,)
+with 1 <= h1, h2 <= MAX_HIDDEN. Every value must be finite, the file at most MAX_WEIGHTS_BYTES
+and its arrays at most MAX_UNPACKED_BYTES once unpacked; anything else is refused with a
+PalaisError naming the file. Nothing in the file is executed (no pickles). The model's
+identity is the short sha256 of the file's bytes (`id name`, bench output).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import zipfile
+from pathlib import Path
+
+import numpy as np
+
+from engine.atomic_write import write_bytes_atomic
+from engine.errors import PalaisError
+from engine.features import FEATURE_SIZE
+from engine.files import read_file_bytes
+
+from ._value import ValueModel
+
+SHIPPED_WEIGHTS = Path(__file__).resolve().parent / "data" / "value.npz"
+MAX_HIDDEN = 256                       # search/_value.pxd's MAX_HIDDEN
+MAX_WEIGHTS_BYTES = 2 * 1024 * 1024
+MAX_UNPACKED_BYTES = 4 * 1024 * 1024
+ARRAY_NAMES = ("w1", "b1", "w2", "b2", "w3", "b3")
+DIGEST_CHARS = 12
+
+_loaded: dict = {}                     # (path, inode, size, mtime_ns) -> ValueModel: one load per process
+
+
+def weights_path(value_weights: str) -> Path:
+    """The file the value_weights knob names ("" = the shipped weights)."""
+    return Path(value_weights) if value_weights else SHIPPED_WEIGHTS
+
+
+def expected_shapes(h1: int, h2: int) -> dict:
+    return {"w1": (FEATURE_SIZE, h1), "b1": (h1,), "w2": (h1, h2), "b2": (h2,), "w3": (h2,), "b3": (1,)}
+
+
+def check_arrays(arrays: dict, label: str) -> dict:
+    """`arrays` if they are a value model's weights, else PalaisError("label: why")."""
+    names = sorted(arrays)
+    if names != sorted(ARRAY_NAMES):
+        raise PalaisError(f"{label}: expected the arrays {', '.join(ARRAY_NAMES)}, found {', '.join(names) or 'none'}")
+    for name in ARRAY_NAMES:
+        if arrays[name].dtype != np.float32:
+            raise PalaisError(f"{label}: array {name} is {arrays[name].dtype}, expected float32")
+    b1, b2 = arrays["b1"], arrays["b2"]
+    if b1.ndim != 1 or b2.ndim != 1:
+        raise PalaisError(f"{label}: b1 and b2 must be vectors")
+    h1, h2 = b1.shape[0], b2.shape[0]
+    if not (1 <= h1 <= MAX_HIDDEN and 1 <= h2 <= MAX_HIDDEN):
+        raise PalaisError(f"{label}: hidden layers of {h1} and {h2} units; each must be 1..{MAX_HIDDEN}")
+    for name, shape in expected_shapes(h1, h2).items():
+        if arrays[name].shape != shape:
+            raise PalaisError(f"{label}: array {name} has shape {arrays[name].shape}, expected {shape}")
+        if not np.all(np.isfinite(arrays[name])):
+            raise PalaisError(f"{label}: array {name} holds a value that is not finite")
+    return arrays
+
+
+def arrays_from_bytes(data: bytes, label: str) -> dict:
+    """The checked arrays of a weights file's bytes."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            unpacked = sum(info.file_size for info in archive.infolist())
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError):
+        raise PalaisError(f"{label}: not a numpy .npz file") from None
+    if unpacked > MAX_UNPACKED_BYTES:
+        raise PalaisError(f"{label}: unpacks to {unpacked} bytes, more than the {MAX_UNPACKED_BYTES} "
+                          "a weights file may hold")
+    arrays, name = {}, None
+    try:
+        with np.load(io.BytesIO(data), allow_pickle=False) as npz:
+            for name in npz.files:
+                arrays[name] = npz[name]
+    except Exception as exc:      # numpy's many ways of refusing a crafted archive
+        where = f"array {name} is unreadable" if name else "not a readable numpy .npz file"
+        raise PalaisError(f"{label}: {where} ({type(exc).__name__}: {exc})") from None
+    return check_arrays(arrays, label)
+
+
+def digest_of(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:DIGEST_CHARS]
+
+
+def load_value_model(value_weights: str = "") -> ValueModel:
+    """The ValueModel of the file `value_weights` names ("" = the shipped weights), checked;
+    loaded once per process and file version. PalaisError naming the file if it is unusable."""
+    path = weights_path(value_weights)
+    label = f"value weights {path}"
+    try:
+        info = os.stat(path)
+        key = (str(path.resolve()), info.st_ino, info.st_size, info.st_mtime_ns)
+    except OSError:
+        key = None
+    if key is not None and key in _loaded:
+        return _loaded[key]
+    data = read_file_bytes(path, "value weights file", limit=MAX_WEIGHTS_BYTES)
+    arrays = arrays_from_bytes(data, label)
+    model = ValueModel(*(arrays[name] for name in ARRAY_NAMES), digest=digest_of(data), source=str(path))
+    if key is not None:
+        _loaded[key] = model
+    return model
+
+
+def weights_digest(value_weights: str = "") -> str:
+    """The short sha256 of the weights file `value_weights` names (checked on the way)."""
+    return load_value_model(value_weights).digest
+
+
+def save_weights(path, arrays: dict) -> str:
+    """Write `arrays` (checked first) as a weights file in one step; returns its digest."""
+    arrays = check_arrays({name: np.asarray(arrays[name]) for name in ARRAY_NAMES}, f"weights for {path}")
+    data = npz_bytes(arrays)
+    write_bytes_atomic(path, data)
+    return digest_of(data)
+
+
+def npz_bytes(arrays: dict) -> bytes:
+    """A compressed .npz of `arrays` whose bytes depend only on the arrays (numpy's own savez
+    stamps the time into the archive, which would change the digest of equal weights)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name in ARRAY_NAMES:
+            entry = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            with archive.open(entry, "w") as handle:
+                np.lib.format.write_array(handle, np.ascontiguousarray(arrays[name]), allow_pickle=False)
+    return buffer.getvalue()
+
+
+def numpy_values(arrays: dict, features: np.ndarray) -> np.ndarray:
+    """The forward pass in numpy, float32 throughout: one value in (0, 1) per row of
+    `features` (the reference the C model is tested against, and training's model)."""
+    h = np.maximum(features @ arrays["w1"] + arrays["b1"], 0)
+    h = np.maximum(h @ arrays["w2"] + arrays["b2"], 0)
+    out = h @ arrays["w3"] + arrays["b3"][0]
+    return 1.0 / (1.0 + np.exp(-out.astype(np.float64)))
