@@ -22,7 +22,7 @@ from search.algorithms import VIEW_ALGORITHMS
 from .board import want_color
 from .hints import DEFAULT_ITERATIONS
 
-main = click.Group(name="palais", help="Palais Royal engine tools: rules, play, hints and analysis.",
+main = click.Group(name="palais", help="Palais Royal engine tools: rules, play, hints, analysis and training.",
                    context_settings={"help_option_names": ["-h", "--help"]})
 main = version_option("palais")(main)
 for _name, _command in rules_commands.commands.items():
@@ -261,6 +261,95 @@ def analyse(record_path, time_s, iterations, seed, mistake, blunder, plot_path, 
         click.echo("\n".join(wrap_lines(lines, shutil.get_terminal_size().columns)))
     if plot_path:
         click.echo(f"plot written to {plot_path}", err=True)
+
+
+def _hidden_sizes(text: str) -> tuple:
+    try:
+        sizes = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise click.BadParameter(f"expected two sizes like 64,32, got {text!r}") from None
+    if len(sizes) != 2:
+        raise click.BadParameter(f"expected two sizes like 64,32, got {text!r}")
+    return sizes
+
+
+@main.command("train")
+@click.argument("run_folder", metavar="RUN", type=click.Path(file_okay=False))
+@click.option("--games", type=click.IntRange(1, 1_000_000), default=200, show_default=True,
+              help="Self-play games in the run in all (those already in RUN are kept).")
+@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
+@click.option("--iterations", type=click.IntRange(1, 1_000_000), default=200, show_default=True,
+              help="Iterations per search in the self-play games.")
+@click.option("--positions", type=click.IntRange(1, 1000), default=8, show_default=True,
+              help="Positions sampled per game (one training row per seat each).")
+@click.option("--seed", type=click.IntRange(0, 2 ** 62 - 1), default=1, show_default=True,
+              help="Seeds the games, the sampling and the fit.")
+@click.option("--epochs", type=click.IntRange(1, 10_000), default=20, show_default=True)
+@click.option("--hidden", default="64,32", show_default=True, help="The two hidden layers' sizes.")
+@click.option("--learning-rate", type=click.FloatRange(0, 1, min_open=True), default=3e-4, show_default=True)
+@click.option("--weight-decay", type=click.FloatRange(0, 1), default=1e-2, show_default=True,
+              help="L2 penalty on the weight matrices.")
+@click.option("--eval-deals", type=click.IntRange(0, 100_000), default=20, show_default=True,
+              help="Deals of the match against the current weights (each once per seat); 0: no match.")
+@click.option("--eval-iterations", type=click.IntRange(1, 1_000_000), default=400, show_default=True,
+              help="Iterations per search in that match.")
+@click.option("--current", default="", metavar="FILE|heuristic",
+              help="The weights to beat (default: the shipped ones); heuristic: the static evaluation.")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False),
+              help="Where kept weights go [RUN/value.npz].")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
+              help="Also write a PNG of the training curve (needs matplotlib).")
+def train(run_folder, games, players, iterations, positions, seed, epochs, hidden, learning_rate,
+          weight_decay, eval_deals, eval_iterations, current, out_path, plot_path):
+    """Learn the search's value model from self-play (docs/train.md): play the run's games
+    (resumable), fit the weights, play them against the current ones, keep them if they win."""
+    import importlib.util
+    from pathlib import Path
+
+    from search.train import FitOptions, GameOptions, RunFolder, fit, generate, match, plot_curve, write_fit
+    from search.value import load_value_model, save_weights
+    try:
+        if plot_path and importlib.util.find_spec("matplotlib") is None:
+            raise PalaisError("--plot needs matplotlib: pip install 'palais-engine[plot]'")
+        fit_options = FitOptions(hidden=_hidden_sizes(hidden), epochs=epochs,
+                                 learning_rate=learning_rate, weight_decay=weight_decay,
+                                 seed=seed).check()
+        if eval_deals and current != "heuristic":
+            load_value_model(current)           # refuse a bad file before hours of games
+        run = RunFolder(run_folder, GameOptions(seed=seed, players=players, iterations=iterations,
+                                                positions=positions))
+        if len(run.games) >= games:
+            click.echo(f"{len(run.games)} games already in {run_folder}", err=True)
+        else:
+            with click.progressbar(length=games - len(run.games), label="self-play games",
+                                   file=sys.stderr) as bar:
+                generate(run, games, progress=bar.update)
+        x, y, game_of_row = run.rows()
+        def show_epoch(point):
+            held = point["validation"]
+            click.echo(f"epoch {point['epoch']}: training loss {point['train']:.4f}"
+                       + (f", validation {held:.4f}" if held is not None else ""), err=True)
+        arrays, curve = fit(x, y, game_of_row, fit_options, progress=show_epoch)
+        candidate = write_fit(Path(run_folder), arrays, curve)
+        kept_epoch = next(p["epoch"] for p in curve if p["kept"])
+        click.echo(f"{len(run.games)} games, {len(x)} rows; weights of epoch {kept_epoch} in {candidate}")
+        if plot_path:
+            plot_curve(curve, plot_path)
+            click.echo(f"plot written to {plot_path}", err=True)
+        if not eval_deals:
+            return
+        with click.progressbar(length=eval_deals * players, label="match against the current weights",
+                               file=sys.stderr) as bar:
+            result = match(candidate, current, eval_deals, players, eval_iterations, seed, progress=bar.update)
+        click.echo(result.line())
+        if result.score > 1.0 / players:
+            target = out_path or str(Path(run_folder) / "value.npz")
+            digest = save_weights(target, arrays)
+            click.echo(f"kept: {target} ({digest})")
+        else:
+            click.echo("not kept: the new weights did not beat the current ones")
+    except PalaisError as exc:
+        raise click.ClickException(str(exc))
 
 
 if __name__ == "__main__":

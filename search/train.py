@@ -1,0 +1,337 @@
+"""Learning the value model from self-play (`palais train`, docs/train.md): games, a fit, a
+match against the current weights, and a training curve.
+
+A run lives in one folder:
+  run.json       the options that fix the games (seed, players, iterations, positions per
+                 game); a restart with other options is refused
+  samples.f32    rows of FEATURE_SIZE + 1 float32: a seat's observation, then its outcome
+                 (1/k for each of k winners); appended game by game
+  games.jsonl    one line per finished game (its index, deal, rows, returns), written after
+                 its rows, so a restart truncates rows no line accounts for and skips every
+                 game with a line
+  candidate.npz  the weights of the last fit; curve.json its loss per epoch
+Every random choice comes from the run's seed: the same options give the same games and the
+same weights (numpy only, float32, one thread's worth of arithmetic order per machine).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from engine.atomic_write import write_text_atomic
+from engine.errors import PalaisError
+from engine.features import FEATURE_SIZE, observation
+
+from .params import PRESETS, SearchLimits, SearchParams
+from .players import make_player
+from .selfplay import play_game
+from .stats import elo_of, wilson
+from .value import ARRAY_NAMES, MAX_HIDDEN, numpy_values, save_weights
+
+ROW = FEATURE_SIZE + 1
+VALIDATION_EVERY = 10          # every 10th game's rows are held out to measure the fit
+
+
+@dataclass(frozen=True)
+class GameOptions:
+    """What fixes a run's games (run.json)."""
+    seed: int = 1
+    players: int = 2
+    iterations: int = 200
+    positions: int = 8          # positions sampled per game (each gives one row per seat)
+
+    def check(self) -> "GameOptions":
+        if not 2 <= self.players <= 4:
+            raise PalaisError(f"players: {self.players} is outside 2..4")
+        if not 1 <= self.iterations <= 1_000_000:
+            raise PalaisError(f"iterations: {self.iterations} is outside 1..1000000")
+        if not 1 <= self.positions <= 1000:
+            raise PalaisError(f"positions: {self.positions} is outside 1..1000")
+        if not 0 <= self.seed < 2 ** 62:
+            raise PalaisError(f"seed: {self.seed} is outside 0..2**62-1")
+        return self
+
+
+class RunFolder:
+    """A run's folder: its options, its games so far, and appending one more."""
+
+    def __init__(self, folder, options: GameOptions):
+        self.folder = Path(folder)
+        self.options = options.check()
+        if self.folder.exists() and not self.folder.is_dir():
+            raise PalaisError(f"{self.folder}: not a folder")
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.samples = self.folder / "samples.f32"
+        self.index = self.folder / "games.jsonl"
+        self._check_options()
+        self.games = self._read_index()
+        self._truncate_rows()
+
+    def _check_options(self):
+        path = self.folder / "run.json"
+        wanted = asdict(self.options)
+        if path.exists():
+            try:
+                found = json.loads(path.read_text())
+            except (OSError, ValueError) as exc:
+                raise PalaisError(f"{path}: unreadable ({exc})") from None
+            if found != wanted:
+                raise PalaisError(f"{self.folder}: this run was made with {found}; "
+                                  f"continue it with the same options or use another folder")
+        else:
+            write_text_atomic(path, json.dumps(wanted) + "\n")
+
+    def _read_index(self) -> list:
+        games = []
+        if not self.index.exists():
+            return games
+        for number, line in enumerate(self.index.read_text().splitlines(), 1):
+            try:
+                game = json.loads(line)
+                ok = game["index"] == len(games) and game["rows"] >= 0
+            except (ValueError, KeyError, TypeError):
+                ok = False
+            if not ok:
+                raise PalaisError(f"{self.index}:{number}: not a game line of this run")
+            games.append(game)
+        return games
+
+    def _truncate_rows(self):
+        rows = sum(g["rows"] for g in self.games)
+        size = self.samples.stat().st_size if self.samples.exists() else 0
+        if size < rows * ROW * 4:
+            raise PalaisError(f"{self.samples}: {size} bytes, fewer than the {rows} rows "
+                              f"{self.index.name} lists")
+        if size > rows * ROW * 4:        # a game cut short before its line: drop its rows
+            os.truncate(self.samples, rows * ROW * 4)
+
+    def append(self, game: dict, rows: np.ndarray) -> None:
+        with open(self.samples, "ab") as out:
+            out.write(np.ascontiguousarray(rows, dtype=np.float32).tobytes())
+            out.flush()
+            os.fsync(out.fileno())
+        with open(self.index, "a") as out:
+            out.write(json.dumps(game) + "\n")
+            out.flush()
+            os.fsync(out.fileno())
+        self.games.append(game)
+
+    def rows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(features, targets, game index of each row) of every finished game."""
+        total = sum(g["rows"] for g in self.games)
+        data = np.fromfile(self.samples, dtype=np.float32, count=total * ROW).reshape(total, ROW)
+        games = np.repeat(np.arange(len(self.games)), [g["rows"] for g in self.games])
+        return data[:, :FEATURE_SIZE], data[:, FEATURE_SIZE], games
+
+
+def deal_of(options: GameOptions, index: int) -> int:
+    return options.seed * 1_000_003 + index
+
+
+def play_selfplay_game(options: GameOptions, index: int) -> tuple[dict, np.ndarray]:
+    """Game `index` of a run: the default search in every seat at options.iterations; a
+    sample of options.positions turn starts, each giving every seat's observation."""
+    deal = deal_of(options, index)
+    n = options.players
+    players = [make_player(SearchParams(seed=deal * 10 + q)) for q in range(n)]
+    seen = []
+    outcome = play_game(players, ["ismcts"] * n, deal, SearchLimits(iterations=options.iterations),
+                        on_turn=lambda state: seen.append([observation(state, q) for q in range(n)]))
+    rng = np.random.default_rng([options.seed, index])
+    picked = sorted(rng.choice(len(seen), size=min(options.positions, len(seen)), replace=False))
+    rows = np.array([np.append(seen[i][q], np.float32(outcome.returns[q]))
+                     for i in picked for q in range(n)], dtype=np.float32).reshape(-1, ROW)
+    return ({"index": index, "deal": deal, "rows": len(rows), "returns": outcome.returns,
+             "scores": outcome.scores}, rows)
+
+
+def generate(run: RunFolder, games: int, progress=None) -> int:
+    """Play the run's games up to `games` in all (those already in the folder are skipped);
+    `progress(done)` after each. Returns how many were played now."""
+    played = 0
+    for index in range(len(run.games), games):
+        game, rows = play_selfplay_game(run.options, index)
+        run.append(game, rows)
+        played += 1
+        if progress is not None:
+            progress(1)
+    return played
+
+
+@dataclass(frozen=True)
+class FitOptions:
+    hidden: tuple = (64, 32)
+    epochs: int = 20
+    batch: int = 256
+    learning_rate: float = 3e-4
+    weight_decay: float = 1e-2
+    seed: int = 1
+
+    def check(self) -> "FitOptions":
+        if len(self.hidden) != 2 or not all(1 <= h <= MAX_HIDDEN for h in self.hidden):
+            raise PalaisError(f"hidden: expected two layer sizes in 1..{MAX_HIDDEN}, got {self.hidden}")
+        if not 1 <= self.epochs <= 10_000:
+            raise PalaisError(f"epochs: {self.epochs} is outside 1..10000")
+        if not 1 <= self.batch <= 65536:
+            raise PalaisError(f"batch: {self.batch} is outside 1..65536")
+        if not 0 < self.learning_rate <= 1:
+            raise PalaisError(f"learning rate: {self.learning_rate} is outside (0, 1]")
+        if not 0 <= self.weight_decay <= 1:
+            raise PalaisError(f"weight decay: {self.weight_decay} is outside 0..1")
+        return self
+
+
+def initial_weights(hidden, rng) -> dict:
+    """He-initialised weights (zero biases), float32."""
+    h1, h2 = hidden
+    def he(fan_in, shape):
+        return (rng.standard_normal(shape) * np.sqrt(2.0 / fan_in)).astype(np.float32)
+    return {"w1": he(FEATURE_SIZE, (FEATURE_SIZE, h1)), "b1": np.zeros(h1, np.float32),
+            "w2": he(h1, (h1, h2)), "b2": np.zeros(h2, np.float32),
+            "w3": he(h2, (h2,)), "b3": np.zeros(1, np.float32)}
+
+
+def log_loss(arrays, x, y) -> float:
+    p = np.clip(numpy_values(arrays, x), 1e-7, 1 - 1e-7)
+    return float(np.mean(-(y * np.log(p) + (1 - y) * np.log(1 - p))))
+
+
+def fit(x: np.ndarray, y: np.ndarray, games: np.ndarray, options: FitOptions, progress=None):
+    """Weights that predict y (a seat's win share) from x (its observation), by Adam on the
+    log loss of the sigmoid output; every VALIDATION_EVERY-th game held out, and the weights
+    of the epoch with the lowest held-out loss kept (early stopping: a few hundred games
+    are soon learnt by heart), or the last epoch's if nothing is held out. Returns (arrays,
+    curve: [{"epoch", "train", "validation", "kept"}])."""
+    options = options.check()
+    if len(x) == 0:
+        raise PalaisError("no training rows: play some games first")
+    rng = np.random.default_rng(options.seed)
+    held = games % VALIDATION_EVERY == VALIDATION_EVERY - 1
+    if held.all() or not held.any():
+        held = np.zeros(len(x), bool)
+    xt, yt, xv, yv = x[~held], y[~held], x[held], y[held]
+    w = initial_weights(options.hidden, rng)
+    m = {k: np.zeros_like(v) for k, v in w.items()}
+    v2 = {k: np.zeros_like(v) for k, v in w.items()}
+    beta1, beta2, eps, step = 0.9, 0.999, 1e-8, 0
+    curve = []
+    best, best_loss = None, None
+    for epoch in range(1, options.epochs + 1):
+        order = rng.permutation(len(xt))
+        for start in range(0, len(order), options.batch):
+            batch = order[start:start + options.batch]
+            grads = gradients(w, xt[batch], yt[batch])
+            step += 1
+            for k in ARRAY_NAMES:
+                g = grads[k] + (options.weight_decay * w[k] if k.startswith("w") else 0)
+                m[k] = beta1 * m[k] + (1 - beta1) * g
+                v2[k] = beta2 * v2[k] + (1 - beta2) * g * g
+                mhat = m[k] / (1 - beta1 ** step)
+                vhat = v2[k] / (1 - beta2 ** step)
+                w[k] = (w[k] - options.learning_rate * mhat / (np.sqrt(vhat) + eps)).astype(np.float32)
+        point = {"epoch": epoch, "train": log_loss(w, xt, yt),
+                 "validation": log_loss(w, xv, yv) if len(xv) else None}
+        if point["validation"] is None or best_loss is None or point["validation"] < best_loss:
+            best, best_loss = {k: v.copy() for k, v in w.items()}, point["validation"]
+            for earlier in curve:
+                earlier["kept"] = False
+            point["kept"] = True
+        else:
+            point["kept"] = False
+        curve.append(point)
+        if progress is not None:
+            progress(point)
+    return best, curve
+
+
+def gradients(w: dict, x: np.ndarray, y: np.ndarray) -> dict:
+    """Gradients of the mean log loss over a batch (the forward pass of search.value)."""
+    z1 = x @ w["w1"] + w["b1"]
+    a1 = np.maximum(z1, 0)
+    z2 = a1 @ w["w2"] + w["b2"]
+    a2 = np.maximum(z2, 0)
+    p = 1.0 / (1.0 + np.exp(-(a2 @ w["w3"] + w["b3"][0])))
+    d3 = ((p - y) / len(x)).astype(np.float32)
+    d2 = np.outer(d3, w["w3"]) * (z2 > 0)
+    d1 = (d2 @ w["w2"].T) * (z1 > 0)
+    return {"w3": a2.T @ d3, "b3": np.array([d3.sum()], np.float32),
+            "w2": a1.T @ d2, "b2": d2.sum(axis=0),
+            "w1": x.T @ d1, "b1": d1.sum(axis=0)}
+
+
+@dataclass
+class Match:
+    """New weights against the current evaluation, seats swapped over the same deals."""
+    games: int
+    score: float
+    low: float
+    high: float
+    elo: float
+
+    def line(self) -> str:
+        return (f"new weights score {self.score:.3f} [{self.low:.3f}, {self.high:.3f}] "
+                f"over {self.games} games, Elo {self.elo:+.0f}")
+
+
+def match(new_weights: str, current: str, deals: int, players: int, iterations: int, seed: int,
+          progress=None) -> Match:
+    """The learned preset with `new_weights` in one seat against it with `current` ("heuristic":
+    the static evaluation at the same cutoff) in the others, each deal once per seat."""
+    learned = PRESETS["learned"]
+    new = {**learned, "value_weights": str(new_weights)}
+    old = {**learned, "leaf_eval": "heuristic"} if current == "heuristic" else {**learned, "value_weights": str(current)}
+    won = 0.0
+    games = 0
+    for d in range(deals):
+        deal = seed * 7919 + d
+        for a_seat in range(players):
+            team = [make_player(SearchParams(**(new if q == a_seat else old), seed=deal * 10 + q))
+                    for q in range(players)]
+            outcome = play_game(team, ["ismcts"] * players, deal, SearchLimits(iterations=iterations))
+            won += outcome.returns[a_seat]
+            games += 1
+            if progress is not None:
+                progress(1)
+    low, high = wilson(won, games)
+    return Match(games, won / games, low, high, elo_of(won / games) if players == 2 else float("nan"))
+
+
+def write_fit(folder: Path, arrays: dict, curve: list) -> Path:
+    path = Path(folder) / "candidate.npz"
+    save_weights(path, arrays)
+    write_text_atomic(Path(folder) / "curve.json", json.dumps(curve, indent=1) + "\n")
+    return path
+
+
+def plot_curve(curve: list, path: str) -> None:
+    """A PNG of the training and validation loss per epoch (needs matplotlib)."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise PalaisError("--plot needs matplotlib: pip install 'palais-engine[plot]'") from None
+    fig, ax = plt.subplots(figsize=(7, 4))
+    epochs = [p["epoch"] for p in curve]
+    ax.plot(epochs, [p["train"] for p in curve], label="training")
+    if all(p["validation"] is not None for p in curve):
+        ax.plot(epochs, [p["validation"] for p in curve], label="validation (held-out games)")
+    kept = [p["epoch"] for p in curve if p.get("kept")]
+    if kept:
+        ax.axvline(kept[0], color="grey", linestyle=":", label=f"kept (epoch {kept[0]})")
+    ax.set_xlabel("epoch")
+    ax.set_ylabel("log loss")
+    ax.set_title("value model: loss per epoch")
+    ax.legend()
+    fig.tight_layout()
+    try:
+        fig.savefig(path, dpi=100)
+    except OSError as exc:
+        raise PalaisError(f"{path}: cannot write the plot: {exc.strerror or exc}") from None
+    finally:
+        plt.close(fig)

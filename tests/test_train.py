@@ -1,0 +1,186 @@
+"""`palais train` (search/train.py): a tiny run is reproducible under its seed, a restart
+skips the games already played, and bad options or folders get clear errors."""
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from engine.errors import PalaisError
+from engine.features import FEATURE_SIZE
+from play.cli import main as palais
+from search.train import (ROW, FitOptions, GameOptions, RunFolder, fit, generate, gradients,
+                          initial_weights, log_loss, match)
+from search.value import ARRAY_NAMES, load_value_model, save_weights
+
+TINY = GameOptions(seed=4, players=2, iterations=12, positions=3)
+
+
+def tiny_run(folder, games=4, epochs=3, seed=4):
+    run = RunFolder(folder, TINY)
+    generate(run, games)
+    x, y, g = run.rows()
+    return fit(x, y, g, FitOptions(hidden=(8, 4), epochs=epochs, batch=8, seed=seed))
+
+
+def test_a_tiny_run_is_reproducible_under_its_seed(tmp_path):
+    first, curve = tiny_run(tmp_path / "a")
+    second, again = tiny_run(tmp_path / "b")
+    for name in ARRAY_NAMES:
+        assert np.array_equal(first[name], second[name])
+    assert curve == again
+    assert curve[-1]["train"] < curve[0]["train"]          # the fit learns something
+    other, _ = tiny_run(tmp_path / "c", seed=5)
+    assert not np.array_equal(first["w1"], other["w1"])
+
+
+def test_rows_hold_each_seats_observation_and_outcome(tmp_path):
+    run = RunFolder(tmp_path, TINY)
+    generate(run, 2)
+    x, y, games = run.rows()
+    assert x.shape == (2 * 3 * 2, FEATURE_SIZE)
+    for game in run.games:
+        rows = y[games == game["index"]]
+        assert game["rows"] == 6
+        assert list(rows) == game["returns"] * 3          # positions x seats, in seat order
+    assert (tmp_path / "samples.f32").stat().st_size == len(x) * ROW * 4
+
+
+def test_a_restart_skips_the_games_already_played(tmp_path):
+    run = RunFolder(tmp_path / "r", TINY)
+    assert generate(run, 2) == 2
+    again = RunFolder(tmp_path / "r", TINY)
+    assert len(again.games) == 2
+    assert generate(again, 3) == 1                           # only the third is played
+    assert generate(again, 3) == 0
+    fresh = RunFolder(tmp_path / "f", TINY)
+    generate(fresh, 3)
+    assert np.array_equal(again.rows()[0], fresh.rows()[0])
+    assert (tmp_path / "r" / "games.jsonl").read_text() == (tmp_path / "f" / "games.jsonl").read_text()
+
+
+def test_rows_of_a_game_cut_short_are_dropped_on_restart(tmp_path):
+    run = RunFolder(tmp_path, TINY)
+    generate(run, 1)
+    size = (tmp_path / "samples.f32").stat().st_size
+    with open(tmp_path / "samples.f32", "ab") as out:          # a crash after half a game's rows
+        out.write(b"\0" * 1000)
+    again = RunFolder(tmp_path, TINY)
+    assert (tmp_path / "samples.f32").stat().st_size == size
+    generate(again, 2)
+    fresh = RunFolder(tmp_path / "fresh", TINY)
+    generate(fresh, 2)
+    assert np.array_equal(again.rows()[0], fresh.rows()[0])
+
+
+def test_a_run_folder_refuses_other_options_and_damage(tmp_path):
+    RunFolder(tmp_path, TINY)
+    with pytest.raises(PalaisError, match="this run was made with"):
+        RunFolder(tmp_path, GameOptions(seed=5, players=2, iterations=12, positions=3))
+    run = RunFolder(tmp_path, TINY)
+    generate(run, 1)
+    (tmp_path / "games.jsonl").write_text("{not json\n")
+    with pytest.raises(PalaisError, match="games.jsonl:1: not a game line"):
+        RunFolder(tmp_path, TINY)
+    (tmp_path / "games.jsonl").write_text(json.dumps({"index": 0, "rows": 99}) + "\n")
+    with pytest.raises(PalaisError, match="fewer than the 99 rows"):
+        RunFolder(tmp_path, TINY)
+    afile = tmp_path / "file"
+    afile.write_text("x")
+    with pytest.raises(PalaisError, match="not a folder"):
+        RunFolder(afile, TINY)
+
+
+@pytest.mark.parametrize("options, why", [
+    (GameOptions(players=5), "players"),
+    (GameOptions(iterations=0), "iterations"),
+    (GameOptions(positions=0), "positions"),
+    (GameOptions(seed=-1), "seed"),
+])
+def test_bad_game_options_are_refused(tmp_path, options, why):
+    with pytest.raises(PalaisError, match=why):
+        RunFolder(tmp_path, options)
+
+
+@pytest.mark.parametrize("options, why", [
+    (FitOptions(hidden=(8,)), "hidden"), (FitOptions(hidden=(8, 300)), "hidden"),
+    (FitOptions(epochs=0), "epochs"), (FitOptions(batch=0), "batch"),
+    (FitOptions(learning_rate=0), "learning rate"), (FitOptions(weight_decay=-1), "weight decay"),
+])
+def test_bad_fit_options_are_refused(options, why):
+    with pytest.raises(PalaisError, match=why):
+        options.check()
+
+
+def test_the_gradients_are_those_of_the_loss():
+    rng = np.random.default_rng(2)
+    w = initial_weights((6, 5), rng)
+    w = {k: v.astype(np.float64) for k, v in w.items()}
+    x = (rng.random((7, FEATURE_SIZE)) < 0.1).astype(np.float64)
+    y = rng.random(7)
+    grads = gradients(w, x, y)
+    for name, index in [("w3", (2,)), ("b3", (0,)), ("w2", (1, 3)), ("b1", (4,)),
+                        ("w1", tuple(np.argwhere(x[0] > 0)[0]) + (2,))]:
+        step = 1e-6
+        up = {k: v.copy() for k, v in w.items()}
+        up[name][index] += step
+        down = {k: v.copy() for k, v in w.items()}
+        down[name][index] -= step
+        numeric = (log_loss(up, x, y) - log_loss(down, x, y)) / (2 * step)
+        assert grads[name][index] == pytest.approx(numeric, rel=1e-3, abs=1e-7)
+
+
+def test_the_match_plays_each_deal_once_per_seat(tmp_path):
+    arrays, _ = tiny_run(tmp_path / "run", games=2, epochs=1)
+    path = tmp_path / "new.npz"
+    save_weights(path, arrays)
+    result = match(str(path), "heuristic", deals=1, players=2, iterations=10, seed=1)
+    assert result.games == 2 and 0 <= result.low <= result.score <= result.high <= 1
+    assert match(str(path), "heuristic", deals=1, players=2, iterations=10, seed=1) == result
+
+
+def test_palais_train_end_to_end(tmp_path):
+    current = tmp_path / "current.npz"
+    save_weights(current, tiny_run(tmp_path / "seedrun", games=2, epochs=1)[0])
+    args = ["train", str(tmp_path / "run"), "--games", "3", "--iterations", "10", "--positions", "2",
+            "--epochs", "2", "--hidden", "6,4", "--eval-deals", "1", "--eval-iterations", "10",
+            "--current", str(current), "--out", str(tmp_path / "kept.npz")]
+    result = CliRunner().invoke(palais, args)
+    assert result.exit_code == 0, result.output
+    assert "3 games, 12 rows" in result.output
+    assert "new weights score" in result.output
+    kept = any(line.startswith("kept: ") for line in result.output.splitlines())
+    assert kept or "not kept: " in result.output
+    assert (tmp_path / "kept.npz").exists() == kept
+    load_value_model(str(tmp_path / "run" / "candidate.npz"))
+    assert len(json.loads((tmp_path / "run" / "curve.json").read_text())) == 2
+    again = CliRunner().invoke(palais, args[:-4] + ["--eval-deals", "0"])
+    assert again.exit_code == 0 and "3 games already in" in again.output
+
+
+@pytest.mark.parametrize("extra, why", [
+    (["--hidden", "64"], "expected two sizes"),
+    (["--hidden", "a,b"], "expected two sizes"),
+    (["--players", "5"], "--players"),
+    (["--games", "0"], "--games"),
+    (["--current", "/no/such/file.npz"], "no such value weights file"),
+])
+def test_palais_train_refuses_bad_options(tmp_path, extra, why):
+    result = CliRunner().invoke(palais, ["train", str(tmp_path / "run"), "--games", "1"] + extra)
+    assert result.exit_code != 0 and why in result.output
+    assert not (tmp_path / "run" / "games.jsonl").exists()
+
+
+def test_the_fit_keeps_the_epoch_with_the_lowest_held_out_loss():
+    rng = np.random.default_rng(1)
+    x = (rng.random((400, FEATURE_SIZE)) < 0.05).astype(np.float32)
+    y = rng.integers(0, 2, 400).astype(np.float32)          # noise: held-out loss soon rises
+    games = np.repeat(np.arange(20), 20)
+    arrays, curve = fit(x, y, games, FitOptions(hidden=(32, 16), epochs=15, batch=16,
+                                                learning_rate=3e-3, weight_decay=0, seed=1))
+    kept = [p for p in curve if p["kept"]]
+    best = min(curve, key=lambda p: p["validation"])
+    assert kept == [best] and best["epoch"] < len(curve)
+    held = games % 10 == 9
+    assert log_loss(arrays, x[held], y[held]) == pytest.approx(best["validation"], abs=1e-6)
