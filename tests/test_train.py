@@ -184,3 +184,14 @@ def test_the_fit_keeps_the_epoch_with_the_lowest_held_out_loss():
     assert kept == [best] and best["epoch"] < len(curve)
     held = games % 10 == 9
     assert log_loss(arrays, x[held], y[held]) == pytest.approx(best["validation"], abs=1e-6)
+
+
+def test_the_training_curve_plot_is_a_png(tmp_path):
+    pytest.importorskip("matplotlib", reason="the plot extra is not installed")
+    from search.train import plot_curve
+    curve = [{"epoch": 1, "train": 0.6, "validation": 0.65, "kept": False},
+             {"epoch": 2, "train": 0.5, "validation": 0.6, "kept": True}]
+    plot_curve(curve, str(tmp_path / "curve.png"))
+    assert (tmp_path / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    with pytest.raises(PalaisError, match="cannot write the plot"):
+        plot_curve(curve, str(tmp_path / "missing" / "curve.png"))

@@ -240,3 +240,14 @@ def test_palais_engine_weights_starts_with_the_learned_preset(tmp_path, weights_
                          input="pri\nquit\n", capture_output=True, text=True, timeout=60)
     assert run.returncode == 1 and run.stdout == ""
     assert f"value weights {bad}: not a numpy .npz file" in run.stderr
+
+
+def test_the_c_model_itself_refuses_arrays_of_the_wrong_shapes():
+    from search._value import ValueModel
+    good = random_weights(h1=8, h2=4)
+    ValueModel(*(good[k] for k in ("w1", "b1", "w2", "b2", "w3", "b3")))
+    for name, bad in [("w1", np.zeros((10, 8), np.float32)), ("w2", np.zeros((4, 8), np.float32)),
+                      ("b1", np.zeros(300, np.float32)), ("w3", np.zeros(5, np.float32))]:
+        arrays = {**good, name: bad}
+        with pytest.raises(ValueError, match="wrong shapes"):
+            ValueModel(*(arrays[k] for k in ("w1", "b1", "w2", "b2", "w3", "b3")))
