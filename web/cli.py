@@ -70,8 +70,16 @@ def serve(host, port, open_browser, engine_texts, max_games):
         import threading
         import webbrowser
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-    uvicorn.run(create_app(config), host=host, port=port, ws="websockets",
-                ws_max_size=config.max_message_bytes, log_level="warning")
+    uvicorn.run(create_app(config), host=host, port=port, ws=websocket_protocol(),
+                ws_max_size=config.max_message_bytes, log_level="warning",
+                timeout_graceful_shutdown=3)
+
+
+def websocket_protocol() -> str:
+    """uvicorn's implementation over the `websockets` package: the sans-I/O one where this
+    uvicorn has it (the older one is deprecated there), else the older one."""
+    from uvicorn.config import WS_PROTOCOLS
+    return "websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "websockets"
 
 
 if __name__ == "__main__":
