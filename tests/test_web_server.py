@@ -280,6 +280,19 @@ def test_max_games_refuses_one_more_until_one_is_deleted():
         new_game(c)
 
 
+def test_when_full_a_finished_unwatched_game_makes_room():
+    record = EXAMPLE.read_bytes()               # a finished game
+    with client_for(max_games=2) as c:
+        finished = c.post("/api/records", content=record).json()["game"]
+        live = new_game(c)["game"]
+        with c.websocket_connect(f"{WS}/ws/games/{finished}?seat=0") as ws:
+            ws.receive_json()                   # watched: it stays
+            assert c.post("/api/games", json={"players": HUMANS_2}).status_code == 429
+        new_game(c)
+        assert c.get(f"/api/games/{finished}/view?seat=0").status_code == 404
+        assert c.get(f"/api/games/{live}/view?seat=1").status_code == 200
+
+
 def test_a_foreign_origin_is_refused_on_the_websocket_and_on_changes(client):
     game = new_game(client)["game"]
     with pytest.raises(WebSocketDisconnect) as closed:
@@ -370,6 +383,24 @@ def test_a_pri_engine_process_plays_a_turn_and_is_ended_with_its_game(tmp_path, 
         deaf = new_game(c, [{"kind": "human"}, {"kind": "engine", "name": "deaf"}])
         assert act(c, deaf["game"], 1, deaf["view"]["legal"][0]["token"]).status_code == 200
     assert left_running(pid_file) == []
+
+
+@pytest.mark.slow
+def test_an_engine_that_crashes_is_reported_and_the_game_goes_on():
+    crash = (sys.executable, "-m", "tournament.testing_engines", "--mode", "crash", "--after", "1")
+    with client_for(engines=(EngineSpec("crash", crash),)) as c:
+        start = new_game(c, [{"kind": "engine", "name": "crash"}, {"kind": "human"}])
+        with c.websocket_connect(f"{WS}/ws/games/{start['game']}?seat=2") as ws:
+            errors = []
+            for _ in range(2000):
+                message = ws.receive_json()
+                if message["type"] == "error":
+                    errors.append(message["error"])
+                if message["type"] == "view" and message["view"]["to_move"] == 2 \
+                        and message["view"]["thinking"] == 0:
+                    break
+        assert errors and "random legal action" in errors[0]
+        assert message["view"]["legal"] and message["view"]["log"][0]["seat"] == 1
 
 
 # ---- hints and review ---------------------------------------------------------------------

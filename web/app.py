@@ -354,7 +354,11 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             with contextlib.suppress(asyncio.QueueFull):
                 queue.put_nowait(message)
 
-        watcher = Watcher(seat, lambda message: loop.call_soon_threadsafe(put, message))
+        def send(message):              # from any thread; nothing once the loop has closed
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(put, message)
+
+        watcher = Watcher(seat, send)
         session.watch(watcher)
         put({"type": "view", "view": session.view(seat)})
 

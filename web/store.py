@@ -1,7 +1,9 @@
 """The live games of one server, by unguessable id, at most `max_games` of them.
 
-Removing a game (by the page, or when the server stops) closes it: its searches stop and
-its engine processes end, so no child process outlives its game.
+When the server is full, a new game evicts the finished game nobody watches that was
+touched longest ago; with none such, it is refused. Removing a game (deleted by the page,
+evicted, or when the server stops) closes it: its searches stop and its engine processes
+end, so no child process outlives its game.
 """
 
 from __future__ import annotations
@@ -24,13 +26,25 @@ class SessionStore:
     def reserve(self) -> str:
         """An id for a game about to be made (its place counts towards the limit at once, so
         two requests cannot both take the last one); Refused 429 when the server is full."""
+        evicted = None
         with self._lock:
             if len(self._games) >= self.max_games:
-                raise Refused(f"{self.max_games} games are live already (--max-games); "
-                              f"delete one first", 429)
+                evicted = self._evictable()
+                if evicted is None:
+                    raise Refused(f"{self.max_games} games are live already (--max-games); "
+                                  f"delete one first", 429)
+                del self._games[evicted.id]
             game_id = self.new_id()
             self._games[game_id] = None
-            return game_id
+        if evicted is not None:
+            evicted.close()
+        return game_id
+
+    def _evictable(self):
+        """The finished, unwatched, idle game touched longest ago, or None."""
+        idle = [s for s in self._games.values()
+                if s is not None and s.game.over() and not s.watchers and not s.analysing]
+        return min(idle, key=lambda s: s.touched, default=None)
 
     def put(self, game_id: str, session) -> None:
         with self._lock:
