@@ -152,6 +152,27 @@ def test_a_legal_action_is_played_and_an_illegal_one_refused_with_the_legal_list
     assert view["ply"] == 1 and view["log"][0] == {"ply": 0, "seat": 1, "round": 0, "tokens": legal[0]}
 
 
+def test_passing_is_shown_when_the_decision_goes_to_another_person(client):
+    start = new_game(client)
+    game, view = start["game"], start["view"]
+    assert not view["passing"]
+    while view["to_move"] == 1:
+        view = act(client, game, 1, view["legal"][0]["token"]).json()
+        assert view["passing"] == (view["to_move"] == 2)
+    assert view["passing"]
+    view = act(client, game, 2, client.get(f"/api/games/{game}/view?seat=2").json()["legal"][0]["token"]).json()
+    assert view["passing"] == (view["to_move"] == 1)
+
+
+def test_no_passing_screen_against_an_engine(client):
+    start = new_game(client, [{"kind": "human"}, {"kind": "engine", "name": "random"}])
+    game, view = start["game"], start["view"]
+    with client.websocket_connect(f"{WS}/ws/games/{game}?seat=1") as ws:
+        for _ in range(8):
+            view = my_turn_again(client, ws, game, 1, view["legal"][0]["token"])
+            assert not view["passing"]
+
+
 def test_not_your_turn_is_409(client):
     game = new_game(client)["game"]
     r = act(client, game, 2, "MINT")
@@ -373,8 +394,16 @@ def test_a_pri_engine_process_plays_a_turn_and_is_ended_with_its_game(tmp_path, 
         start = new_game(c, [{"kind": "engine", "name": "pri"}, {"kind": "human"}])
         game = start["game"]
         with c.websocket_connect(f"{WS}/ws/games/{game}?seat=2") as ws:
-            view = next_view(ws, lambda v: v["to_move"] == 2 and v["thinking"] == 0)
+            infos = []
+            for _ in range(2000):
+                message = ws.receive_json()
+                infos += [message] if message["type"] == "info" else []
+                if message["type"] == "view" and message["view"]["to_move"] == 2 \
+                        and message["view"]["thinking"] == 0:
+                    break
+        view = message["view"]
         assert view["ply"] >= 1 and view["log"][0]["seat"] == 1
+        assert infos and infos[0]["seat"] == 1 and infos[0]["iterations"] > 0
         session = c.app.state.store.get(game)
         process = session.seats[0].client.process
         assert c.delete(f"/api/games/{game}").status_code == 200
@@ -401,6 +430,56 @@ def test_an_engine_that_crashes_is_reported_and_the_game_goes_on():
                     break
         assert errors and "random legal action" in errors[0]
         assert message["view"]["legal"] and message["view"]["log"][0]["seat"] == 1
+
+
+def _free_port() -> int:
+    import socket
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _http(method: str, url: str, body=None):
+    import urllib.request
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, method=method,
+                                     headers={"content-type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.load(answer)
+
+
+@pytest.mark.slow
+def test_palais_serve_stopped_leaves_no_engine_process_behind(pid_file):
+    import signal
+    import subprocess
+    import time
+    import urllib.error
+    port = _free_port()
+    deaf = " ".join(deaf_engine_cmd(pid_file))
+    server = subprocess.Popen([sys.executable, "-m", "web.cli", "serve", "--port", str(port),
+                               "--engine", f"name=deaf cmd='{deaf}'"],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert f"http://127.0.0.1:{port}/" in server.stdout.readline()
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        while True:                      # a bounded wait for the server to listen
+            try:
+                _http("GET", f"{url}/api/meta")
+                break
+            except (urllib.error.URLError, ConnectionError):
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.05)
+        start = _http("POST", f"{url}/api/games", {"players": [{"kind": "engine", "name": "deaf"},
+                                                               {"kind": "human"}], "seed": 2})
+        assert start["view"]["kinds"] == ["deaf", "human"] and pid_file.exists()
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=60)
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+    assert left_running(pid_file) == []
 
 
 # ---- hints and review ---------------------------------------------------------------------
