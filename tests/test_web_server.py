@@ -328,6 +328,16 @@ def test_a_foreign_origin_is_refused_on_the_websocket_and_on_changes(client):
         assert ws.receive_json()["type"] == "view"
 
 
+def test_a_socket_for_no_game_or_an_engine_seat_is_closed_with_a_code_not_to_retry(client):
+    game = new_game(client, [{"kind": "human"}, {"kind": "engine", "name": "random"}])["game"]
+    for path, code in ((f"/ws/games/nope?seat=0", 4404), (f"/ws/games/{game}?seat=2", 4403)):
+        with pytest.raises(WebSocketDisconnect) as closed:
+            with client.websocket_connect(f"{WS}{path}") as ws:
+                assert ws.receive_json()["type"] == "error"
+                ws.receive_json()
+        assert closed.value.code == code
+
+
 def test_a_host_name_not_of_this_machine_is_refused_when_bound_to_loopback():
     with TestClient(create_app(ServerConfig()), base_url="http://rebound.example:8000") as c:
         assert c.get("/api/meta").status_code == 403

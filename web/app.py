@@ -41,6 +41,7 @@ MAX_NAME = 24
 MAX_HINTS = 10
 WS_FORBIDDEN = 4403
 WS_TOO_BIG = 1009
+WS_CLOSE_CODES = {403: WS_FORBIDDEN, 404: 4404}     # a refusal's HTTP status -> close code
 WS_QUEUE = 256                      # messages waiting for a slow page; past that, dropped
 
 
@@ -345,7 +346,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             seat = session.check_seat(_query_int(websocket, "seat", SPECTATOR))
         except Refused as exc:
             await websocket.send_json({"type": "error", "error": str(exc)})
-            await websocket.close(code=WS_FORBIDDEN if exc.status == 403 else 1008)
+            await websocket.close(code=WS_CLOSE_CODES.get(exc.status, 1008))
             return
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue = asyncio.Queue(WS_QUEUE)
