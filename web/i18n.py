@@ -48,9 +48,9 @@ PAGE_KEYWORDS = {"t": None}
 MAX_ACCEPT_LANGUAGE = 4096          # characters of an Accept-Language header looked at
 
 
-def _key(message) -> str:
+def _key_of(context, msgid) -> str:
     """The page's key of a catalog entry: its msgid, or "context:msgid" with a context."""
-    return f"{message.context}:{message.id}" if message.context else message.id
+    return f"{context}:{msgid}" if context else msgid
 
 
 def messages(lang: str) -> dict:
@@ -66,7 +66,7 @@ def _messages(lang: str) -> dict:
     for locale_dir in (GAME_LOCALE_DIR, PAGE_LOCALE_DIR):
         for message in read_catalog(catalog_path(lang, locale_dir)):
             if message.id and not message.pluralizable:
-                out[_key(message)] = message.string or message.id
+                out[_key_of(message.context, message.id)] = message.string or message.id
     return out
 
 
@@ -106,13 +106,13 @@ def negotiate(accept_language) -> str:
 
 # ----------------------------------------------------------------------------------- checks
 
-def _extract(method: str, paths, keywords) -> dict:
+def _extract(method: str, paths, keywords, options=None) -> dict:
     """{(context, msgid or (singular, plural)): "file:line"} of every message the files use."""
     from babel.messages.extract import extract_from_file
     found = {}
     for path in paths:
-        for lineno, message, _comments, context in extract_from_file(method, path,
-                                                                     keywords=keywords):
+        for lineno, message, _comments, context in extract_from_file(
+                method, path, keywords=keywords, options=options):
             found.setdefault((context, message), f"{Path(path).name}:{lineno}")
     return found
 
@@ -125,10 +125,12 @@ def game_msgids() -> dict:
     return found
 
 
-def page_msgids(static_dir: Path = STATIC_DIR) -> dict:
+def page_msgids(static_dir: Path | None = None) -> dict:
     """The msgids the page uses: every t("...") in web/static/**/*.js."""
-    paths = sorted(Path(static_dir).rglob("*.js")) if Path(static_dir).is_dir() else []
-    return _extract("javascript", paths, PAGE_KEYWORDS)
+    static_dir = Path(static_dir or STATIC_DIR)
+    paths = sorted(static_dir.rglob("*.js")) if static_dir.is_dir() else []
+    # t() calls inside `${...}` of template literals count too
+    return _extract("javascript", paths, PAGE_KEYWORDS, {"parse_template_string": True})
 
 
 def placeholders(text: str) -> set:
@@ -161,62 +163,70 @@ def _entry_problems(where: str, message) -> list:
     return out
 
 
-def _catalogs():
-    """(name, locale dir, msgids the code uses, whether unused entries are allowed)."""
-    return (("game", GAME_LOCALE_DIR, game_msgids(), False),
-            ("page", PAGE_LOCALE_DIR, page_msgids(), True))
+def _read_entries(name: str, locale_dir: Path, lang: str, problems: list) -> dict:
+    """{(context, msgid): Message} of one catalog; an unreadable one is a problem, and empty."""
+    try:
+        catalog = read_catalog(catalog_path(lang, locale_dir))
+    except ValueError as e:
+        problems.append(f"{name} catalog, {lang}: {e}")
+        return {}
+    return {(m.context, m.id): m for m in catalog if m.id}
 
 
 def check() -> list:
     """Every problem with the catalogs, one line each (none: all is well):
-    a msgid the code uses missing from a catalog; en, fr and zh not holding the same msgids;
-    an fr or zh entry untranslated, fuzzy, or with other placeholders than its msgid; an entry
-    the game's code does not use (the page's catalog may hold strings ahead of the page);
-    a msgid in both catalogs."""
-    problems, seen = [], {}
-    for name, locale_dir, used, extra_ok in _catalogs():
-        keys = {}
-        for lang in LANGUAGES:
-            path = catalog_path(lang, locale_dir)
-            try:
-                catalog = read_catalog(path)
-            except ValueError as e:
-                problems.append(str(e))
-                continue
-            entries = {(m.context, m.id): m for m in catalog if m.id}
-            keys[lang] = set(entries)
-            where = f"{name} catalog, {lang}"
-            for key, place in used.items():
-                if key not in entries:
-                    problems.append(f"{where}: {key[1]!r} used at {place} is missing")
-            if lang != "en":
-                for key, message in entries.items():
-                    problems += _entry_problems(where, message)
-        for lang in LANGUAGES[1:]:
-            if lang in keys and "en" in keys and keys[lang] != keys["en"]:
-                for key in sorted(keys["en"] ^ keys[lang], key=str):
-                    problems.append(f"{name} catalog: {key[1]!r} is in only one of en and {lang}")
-        for key in sorted(keys.get("en", set()), key=str):
-            if not extra_ok and key not in used:
-                problems.append(f"{name} catalog: {key[1]!r} is not used by the code")
-            if key in seen:
-                problems.append(f"{key[1]!r} is in both the {seen[key]} and the {name} catalogs")
-            seen[key] = name
+    - a msgid the game's code uses (play/explain.py, the game's names) missing from the game's
+      catalog, or an entry there that the code no longer uses;
+    - a t("...") of the page found in neither catalog (the page may use the game's names;
+      the page's catalog may hold strings ahead of the page);
+    - en, fr and zh of a catalog not holding the same msgids; a msgid in both catalogs;
+    - an fr or zh entry untranslated, fuzzy, or with other {placeholders} than its msgid."""
+    problems = []
+    game_used, page_used = game_msgids(), page_msgids()
+    for lang in LANGUAGES:
+        game = _read_entries("game", GAME_LOCALE_DIR, lang, problems)
+        page = _read_entries("page", PAGE_LOCALE_DIR, lang, problems)
+        for key, place in game_used.items():
+            if key not in game:
+                problems.append(f"game catalog, {lang}: {key[1]!r} used at {place} is missing")
+        known = {_key_of(*key) for key in list(game) + list(page)}
+        for key, place in page_used.items():
+            if _key_of(*key) not in known:
+                problems.append(f"page catalogs, {lang}: {key[1]!r} used at {place} is missing")
+        for key in game.keys() & page.keys():
+            problems.append(f"{lang}: {key[1]!r} is in both the game's and the page's catalogs")
+        if lang == "en":
+            english = (set(game), set(page))
+            problems += [f"game catalog: {key[1]!r} is not used by the code"
+                         for key in game if key not in game_used]
+            continue
+        for name, entries, en_keys in (("game", game, english[0]), ("page", page, english[1])):
+            for key in sorted(entries.keys() ^ en_keys, key=str):
+                problems.append(f"{name} catalog: {key[1]!r} is in only one of en and {lang}")
+            for message in entries.values():
+                problems += _entry_problems(f"{name} catalog, {lang}", message)
     return problems
 
 
 def update() -> list:
-    """Adds every msgid the code uses and a catalog lacks to en, fr and zh (untranslated, for
-    a translator); creates a missing catalog. Changes nothing else. The lines added."""
+    """Adds every msgid the code uses and no catalog holds to en, fr and zh (untranslated, for
+    a translator): the game's to the game's catalog, the page's to the page's; creates a
+    missing catalog. Changes nothing else. Returns the lines added."""
     from babel.messages.catalog import Catalog
     added = []
-    for name, locale_dir, used, _extra_ok in _catalogs():
-        for lang in LANGUAGES:
+    game_used, page_used = game_msgids(), page_msgids()
+    for lang in LANGUAGES:
+        catalogs = {}
+        for name, locale_dir in (("game", GAME_LOCALE_DIR), ("page", PAGE_LOCALE_DIR)):
             path = catalog_path(lang, locale_dir)
-            catalog = (read_catalog(path) if path.exists() else
-                       Catalog(locale=lang, domain=DOMAIN, project="palais-engine"))
+            catalogs[name] = (path, read_catalog(path) if path.exists() else
+                              Catalog(locale=lang, domain=DOMAIN, project="palais-engine"))
+        known = {_key_of(m.context, m.id) for _, c in catalogs.values() for m in c if m.id}
+        for name, used in (("game", game_used), ("page", page_used)):
+            path, catalog = catalogs[name]
             have = {(m.context, m.id) for m in catalog if m.id}
-            missing = [key for key in used if key not in have]
+            missing = [key for key in used if (_key_of(*key) not in known if name == "page"
+                                               else key not in have)]
             for context, msgid in missing:
                 catalog.add(msgid, "" if isinstance(msgid, str) else ("",) * catalog.num_plurals,
                             context=context)
