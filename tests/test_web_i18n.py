@@ -294,3 +294,14 @@ def test_hints_in_french_are_the_same_turns_explained_in_french():
         assert fr.explanation != en.explanation
     with pytest.raises(ValueError, match="unknown language"):
         find_hints(s, limits, lang="xx")
+
+
+def test_a_review_explains_each_turn_in_the_language_asked():
+    from play.analyse import Analyser
+    s = State.new_game(2, seed=2)
+    line = [MINT]
+    turn = Analyser(SearchLimits(iterations=100), seed=1, lang="zh").turn(1, s, 0, line)
+    assert turn.explanation == explain(s.view(0), line, 0, "zh")
+    assert turn.explanation.startswith("放置：1个在铸币房")
+    with pytest.raises(ValueError, match="unknown language 'de'"):
+        Analyser(SearchLimits(iterations=100), lang="de")
