@@ -16,7 +16,8 @@ unless en's catalog gives a label (stage codes do: "stage:WINDOW1" -> "Card wind
     negotiate("fr-FR,fr;q=0.9")  -> "fr"
 
 `python -m web.i18n check` extracts the msgids the code uses (play/explain.py with Babel's
-Python extractor, web/static/*.js with its JavaScript one, keyword `t`), and says what is
+Python extractor, web/static/*.js with its JavaScript one, keywords `t` and `tf`, and the
+data-i18n attributes of web/static/*.html), and says what is
 missing, untranslated or inconsistent; `python -m web.i18n update` adds the missing msgids to
 every catalog, untranslated, for a translator to fill in. Notation tokens (MINT-KING, c4,
 !GOLD) are never msgids: the page shows them as they are.
@@ -27,6 +28,7 @@ from __future__ import annotations
 import functools
 import string
 import sys
+from html.parser import HTMLParser
 from pathlib import Path
 
 import play.explain
@@ -44,7 +46,8 @@ GAME_SOURCES = (Path(play.explain.__file__),)      # where the game's msgids are
 # Babel's default Python keywords, plus the plural marker of play/explain.py.
 PYTHON_KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None,
                    "N_plural": (1, 2), "pgettext": ((1, "c"), 2), "npgettext": ((1, "c"), 2, 3)}
-PAGE_KEYWORDS = {"t": None}
+PAGE_KEYWORDS = {"t": None, "tf": None}     # t("English"), tf("Seat {n}", {n: 2})
+PAGE_ATTRIBUTES = ("data-i18n", "data-i18n-title")
 MAX_ACCEPT_LANGUAGE = 4096          # characters of an Accept-Language header looked at
 
 
@@ -125,12 +128,36 @@ def game_msgids() -> dict:
     return found
 
 
+class _I18nAttributes(HTMLParser):
+    """The English text of every data-i18n / data-i18n-title attribute of an HTML file (the
+    page translates those elements' text and tooltips)."""
+
+    def __init__(self):
+        super().__init__()
+        self.found = []
+
+    def handle_starttag(self, tag, attrs):
+        for name, value in attrs:
+            if name in PAGE_ATTRIBUTES and value:
+                self.found.append((self.getpos()[0], value))
+
+
 def page_msgids(static_dir: Path | None = None) -> dict:
-    """The msgids the page uses: every t("...") in web/static/**/*.js."""
+    """The msgids the page uses: every t("...") and tf("...", {...}) in web/static/**/*.js
+    (calls inside `${...}` of template literals too), and every data-i18n and
+    data-i18n-title attribute in web/static/**/*.html. A t(variable) cannot be seen: its
+    values must be in a catalog by other means (the game's names are)."""
     static_dir = Path(static_dir or STATIC_DIR)
-    paths = sorted(static_dir.rglob("*.js")) if static_dir.is_dir() else []
-    # t() calls inside `${...}` of template literals count too
-    return _extract("javascript", paths, PAGE_KEYWORDS, {"parse_template_string": True})
+    if not static_dir.is_dir():
+        return {}
+    found = _extract("javascript", sorted(static_dir.rglob("*.js")), PAGE_KEYWORDS,
+                     {"parse_template_string": True})
+    for path in sorted(static_dir.rglob("*.html")):
+        parser = _I18nAttributes()
+        parser.feed(path.read_text(encoding="utf-8"))
+        for lineno, text in parser.found:
+            found.setdefault((None, text), f"{path.name}:{lineno}")
+    return found
 
 
 def placeholders(text: str) -> set:
