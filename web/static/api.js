@@ -9,7 +9,24 @@ export class ApiError extends Error {
   }
 }
 
+// Requests in flight, shown as body[data-busy] so a test (or a style) can tell the page is
+// waiting for the server.
+let pending = 0;
+function setPending(delta) {
+  pending += delta;
+  document.body.dataset.busy = pending > 0 ? "1" : "0";
+}
+
 async function request(method, path, body, raw = false) {
+  setPending(1);
+  try {
+    return await send(method, path, body, raw);
+  } finally {
+    setPending(-1);
+  }
+}
+
+async function send(method, path, body, raw) {
   const init = { method, headers: {} };
   if (body !== undefined) {
     if (raw) {

@@ -21,6 +21,7 @@ const state = {
   busy: false,
   hints: null,
   info: null,            // the latest engine `info` message
+  infoCount: 0,          // engine `info` messages received
   waitingForSeat: 0,     // a human seat the device must be passed to, else 0
 };
 
@@ -69,6 +70,7 @@ function onSocketMessage(message) {
     receiveView(view);
   } else if (message.type === "info") {
     state.info = message;
+    state.infoCount += 1;
     renderEngineInfo();
   } else if (message.type === "analysis") {
     if (message.result) {
@@ -99,6 +101,11 @@ function startGame(gameId, view) {
   history.replaceState(null, "", `#game=${encodeURIComponent(gameId)}&seat=${view.seat}`);
   connect(gameId, view.seat);
   receiveView(view);
+  if (view.over) {
+    api.analysis(gameId).then((analysis) => {      // an analysis made before, if any
+      if (state.gameId === gameId) { state.analysis = analysis; render(); }
+    }).catch(() => {});
+  }
 }
 
 // A new view of the page's seat: shown at once, unless the next decision belongs to
@@ -172,10 +179,17 @@ async function hint() {
 
 // ---- review: stepping through positions and the analysis chart ------------------------
 
+// The positions review steps through: the start, and the position after each turn.
 function turnStarts() {
   const starts = (state.view ? state.view.log : []).map((entry) => entry.ply);
+  starts.push(0);
   if (state.view) starts.push(state.view.ply);
   return [...new Set(starts)].sort((a, b) => a - b);
+}
+
+// The ply after the log's turn i (where the next turn starts).
+function plyAfterTurn(view, i) {
+  return i + 1 < view.log.length ? view.log[i + 1].ply : view.ply;
 }
 
 async function showPosition(ply) {
@@ -221,7 +235,7 @@ function renderChart() {
     return;
   }
   const turns = state.analysis.turns || [];
-  const plyAfter = (i) => (i + 1 < turns.length ? turns[i + 1].ply : state.view.ply);
+  const plyAfter = (i) => (i + 1 < turns.length ? turns[i + 1].ply : state.view.ply);   // after turn i
   chart.hidden = false;
   $("review").hidden = false;
   drawChart(chart, state.analysis, state.view.n_players, plyAfter, (ply) => showPosition(ply));
@@ -258,6 +272,13 @@ function promptFor(view) {
   else if (kinds.has("play") || kinds.has("continue")) what = t("Play a card from your hand, or continue.");
   else what = t("Your decision.");
   return `${round} · ${tf("{who} to move", { who: mover })}: ${what}`;
+}
+
+function reviewPrompt(shown) {
+  if (shown.over) return `${t("Review")}: ${t("the end of the game")}`;
+  const round = shown.round ? tf("Round {n}", { n: shown.round }) : t("Setup");
+  const mover = `${seatName(shown, shown.to_move)} (${SEAT_LETTERS[shown.to_move - 1]})`;
+  return `${t("Review")}: ${round} · ${tf("{who} to move", { who: mover })}`;
 }
 
 const BUTTON_TEXT = {
@@ -299,15 +320,12 @@ function renderLog(view) {
   const list = $("log");
   list.innerHTML = "";
   const here = state.review ? state.review.ply : null;
-  const starts = view.log.map((entry) => entry.ply);
   view.log.forEach((entry, i) => {
     const item = document.createElement("li");
     item.tabIndex = 0;
-    item.dataset.ply = entry.ply;
-    const end = i + 1 < starts.length ? starts[i + 1] : view.ply;
-    if (here !== null && here >= entry.ply && (here < end || (i === view.log.length - 1 && here === end))) {
-      item.classList.add("current");
-    }
+    const end = plyAfterTurn(view, i);
+    item.dataset.ply = end;
+    if (here !== null && here === end) item.classList.add("current");
     const who = document.createElement("span");
     who.className = "who";
     who.textContent = entry.round ? `${entry.round}${SEAT_LETTERS[entry.seat - 1]}` : `0${SEAT_LETTERS[entry.seat - 1]}`;
@@ -315,7 +333,7 @@ function renderLog(view) {
     tokens.className = "tokens";
     tokens.textContent = entry.tokens;
     item.append(who, tokens);
-    const open = () => showPosition(entry.ply);
+    const open = () => showPosition(end);     // the position after this turn, as on lichess
     item.addEventListener("click", open);
     item.addEventListener("keydown", (event) => { if (event.key === "Enter") open(); });
     list.appendChild(item);
@@ -374,7 +392,11 @@ function renderEngineInfo() {
   box.append(head, line);
 }
 
+let renderCount = 0;
+
 function render() {
+  renderCount += 1;
+  document.body.dataset.renders = String(renderCount);
   const view = state.view;
   const pass = $("pass-screen");
   if (state.waitingForSeat && view) {
@@ -391,9 +413,7 @@ function render() {
   const shown = state.review ? state.review.view : view;
   const waiting = Boolean(state.waitingForSeat);
   board.render(shown, { selectedFrom: state.selectedFrom, interactive: !state.review && !waiting });
-  $("status").textContent = state.review
-    ? `${t("Review")}: ${promptFor(shown).split(":")[0]}`
-    : promptFor(view);
+  $("status").textContent = state.review ? reviewPrompt(shown) : promptFor(view);
   renderActions(view);
   renderLog(view);
   renderHints();
@@ -603,5 +623,14 @@ async function main() {
   document.body.dataset.ready = "1";
   if (!(await resumeFromAddress())) openNewGameDialog();
 }
+
+// What the page shows, for the browser tests and bench/web.py (read only).
+window.palaisPage = {
+  view: () => state.view,
+  seat: () => state.seat,
+  reviewing: () => Boolean(state.review),
+  shownPly: () => (state.review ? state.review.ply : state.view && state.view.ply),
+  infoSeen: () => state.infoCount,
+};
 
 main();
