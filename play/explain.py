@@ -33,6 +33,7 @@ from engine.constants import (
     SIDES, STAIRS, S_DRAW, S_GAME_OVER, S_KING_BONUS, S_MADAME_BONUS, S_SETUP,
 )
 from engine.notation import action_to_token
+from engine.words import and_list
 
 from .i18n import ROOM_IN_TEXT, translations
 
@@ -76,12 +77,11 @@ class _Words:
 
     def and_list(self, items) -> str:
         """"A", "A and B", "A, B and C" in this language."""
-        items = [str(x) for x in items]
-        if len(items) == 1:
-            return items[0]
-        return self._("{items} and {last}", items=self.comma_list(items[:-1]), last=items[-1])
+        return and_list(items, self.t.pgettext("list separator", ", "),
+                        self.t.gettext("{items} and {last}"))
 
     def comma_list(self, items) -> str:
+        """"A, B, C" in this language."""
         return self.t.pgettext("list separator", ", ").join(str(x) for x in items)
 
 
