@@ -15,7 +15,7 @@ so a name in a sentence reads as the rules' French or Chinese text names it.
 
     translations("fr").gettext("MINT")                       -> "Hôtel de la monnaie"
     translations("fr").pgettext(ROOM_IN_TEXT, "MINT")        -> "l'Hôtel de la monnaie"
-    translations("zh").ngettext("{n} card", "{n} cards", 2)  -> "{n} 张牌"
+    translations("zh").ngettext("draws {n} card", "draws {n} cards", 2)  -> "抽{n}张牌"
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def game_vocabulary() -> list:
 
 def check_language(lang) -> str:
     """`lang` if it is one of LANGUAGES, else a ValueError naming it and the choices."""
-    if lang not in LANGUAGES:
+    if not isinstance(lang, str) or lang not in LANGUAGES:
         raise ValueError(f"unknown language {lang!r}: expected one of {', '.join(LANGUAGES)}")
     return lang
 
@@ -81,11 +81,14 @@ def compile_catalog(catalog) -> gettext.GNUTranslations:
     return gettext.GNUTranslations(buffer)
 
 
-@functools.lru_cache(maxsize=None)
 def translations(lang: str = "en") -> gettext.NullTranslations:
     """The game's words in `lang` (ValueError for a language not in LANGUAGES). English is
     gettext's NullTranslations: every msgid stands for itself."""
-    check_language(lang)
+    return _translations(check_language(lang))
+
+
+@functools.lru_cache(maxsize=None)
+def _translations(lang: str) -> gettext.NullTranslations:
     if lang == "en":
         return gettext.NullTranslations()
     return compile_catalog(read_catalog(catalog_path(lang)))

@@ -9,7 +9,7 @@ time from .po files (nothing compiled is committed):
     web/locale/<lang>/LC_MESSAGES/palais.po    the page's own words ("New game", "Hint", ...)
 
 Every msgid is the English text, and lives in exactly one of the two. English is the msgid
-unless en's catalog gives a label (stage codes do: "stage:WINDOW1" -> "Card window, step 1").
+unless en's catalog gives a label (stage codes do: "stage:WINDOW1" -> "Cards before step 1").
 
     messages("fr")               -> {"New game": "Nouvelle partie", "MINT": "Hôtel de la monnaie", ...}
     translator("zh")("Hint")     -> "提示"
@@ -58,7 +58,7 @@ def _key_of(context, msgid) -> str:
 
 def messages(lang: str) -> dict:
     """{msgid: text in `lang`} for the page: every entry of both catalogs but the plural
-    ones (the page writes counts as "Cards: {n}"), an untranslated one as its msgid.
+    ones (the page writes counts as "{n} cards"), an untranslated one as its msgid.
     ValueError for a language not in LANGUAGES (the server answers 404)."""
     return dict(_messages(check_language(lang)))
 
@@ -73,10 +73,13 @@ def _messages(lang: str) -> dict:
     return out
 
 
-@functools.lru_cache(maxsize=None)
 def translations(lang: str):
     """gettext translations of both catalogs (the page's first, the game's behind it)."""
-    check_language(lang)
+    return _translations(check_language(lang))
+
+
+@functools.lru_cache(maxsize=None)
+def _translations(lang: str):
     page = compile_catalog(read_catalog(catalog_path(lang, PAGE_LOCALE_DIR)))
     page.add_fallback(compile_catalog(read_catalog(catalog_path(lang, GAME_LOCALE_DIR))))
     return page
