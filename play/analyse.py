@@ -24,6 +24,7 @@ from search.mcts import MCTSSearch
 from search.params import SearchParams
 
 from .explain import explain
+from .i18n import check_language
 
 MISTAKE = 0.10
 BLUNDER = 0.20
@@ -80,9 +81,11 @@ def split_turns(state, actions, with_ply: bool = False) -> list:
 
 
 class Analyser:
-    def __init__(self, limits, seed: int = 0, mistake: float = MISTAKE, blunder: float = BLUNDER):
+    def __init__(self, limits, seed: int = 0, mistake: float = MISTAKE, blunder: float = BLUNDER,
+                 lang: str = "en"):
         if not 0 < mistake <= blunder <= 1:
             raise PalaisError("thresholds: need 0 < mistake <= blunder <= 1")
+        self.lang = check_language(lang)        # of the explanations (play/i18n.py)
         self.limits = limits
         self.params = SearchParams(algorithm="ismcts", seed=seed)
         self.seed = seed
@@ -110,7 +113,7 @@ class Analyser:
         verdict = "blunder" if loss >= self.blunder else "mistake" if loss >= self.mistake else ""
         return TurnAnalysis(number, start.round, seat, list(line), win_after[seat],
                             list(best.turn) if best else [], best_win, loss, verdict, win_after,
-                            explain(view, line, seat))
+                            explain(view, line, seat, self.lang))
 
 
 def analyse_game(rec, start, analyser: Analyser, on_turn=None) -> list:

@@ -505,6 +505,21 @@ def test_a_hint_is_given_to_the_seat_to_move_only(client):
     assert hints[0]["turn"] == " ".join(hints[0]["actions"]) and hints[0]["explanation"]
 
 
+def test_hints_are_explained_in_the_language_asked(client):
+    game = new_game(client)["game"]
+    english, french = (client.post(f"/api/games/{game}/hint", json={"seat": 1, "top": 1, "lang": lang})
+                       .json()["hints"][0] for lang in ("en", "fr"))
+    assert english["turn"] == french["turn"] and english["explanation"] != french["explanation"]
+    r = client.post(f"/api/games/{game}/hint", json={"seat": 1, "lang": "de"})
+    assert r.status_code == 400 and r.json()["error"].startswith("lang: ")
+
+
+def test_the_page_gets_a_language_table_and_an_unknown_language_is_404(client):
+    table = client.get("/api/i18n/fr").json()
+    assert table["lang"] == "fr" and table["messages"]["MINT"] != "MINT"
+    assert client.get("/api/i18n/de").status_code == 404
+
+
 def test_analysis_is_refused_during_a_game(client):
     game = new_game(client)["game"]
     r = client.post(f"/api/games/{game}/analyse", json={})

@@ -237,6 +237,12 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         session.undo(data.get("seat"))
         return JSONResponse(session.view(data["seat"]))
 
+    def language(data: dict) -> str:
+        lang = data.get("lang", "en")
+        if not isinstance(lang, str) or lang not in config.languages:
+            raise Refused(f"lang: expected one of {', '.join(config.languages)}")
+        return lang
+
     @api
     async def post_hint(request):
         from play.hints import find_hints
@@ -245,12 +251,10 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         session = store.get(request.path_params["game"])
         data = await json_body(request, config.max_message_bytes)
         top = _int_field(data, "top", 1, MAX_HINTS, 3)
-        lang = data.get("lang", "en")
-        if not isinstance(lang, str) or lang not in config.languages:
-            raise Refused(f"lang: expected one of {', '.join(config.languages)}")
+        lang = language(data)
         state = session.hint_state(data.get("seat"))
         report = await run_in_threadpool(find_hints, state, SearchLimits(iterations=config.hint_iterations),
-                                         top=top, seed=session.seed)
+                                         top=top, seed=session.seed, lang=lang)
         return JSONResponse(hints_json(report))
 
     @api
@@ -296,7 +300,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         data = await json_body(request, config.max_message_bytes)
         budget = _int_field(data, "budget_ms", config.budget_ms_min, config.budget_ms_max)
         limits = SearchLimits(time_ms=budget) if budget else SearchLimits(iterations=config.analysis_iterations)
-        session.start_analysis(limits, session.seed)
+        session.start_analysis(limits, session.seed, language(data))
         return JSONResponse({"started": True})
 
     @api

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from play.i18n import LANGUAGES
 from search.algorithms import VIEW_ALGORITHMS
 
 BUILTIN_PLAYERS = VIEW_ALGORITHMS          # ismcts, pimc, greedy, random: always offered
@@ -29,7 +30,7 @@ class ServerConfig:
     budget_ms_default: int = 1000
     hint_iterations: int = 20_000           # the search behind one hint (as `palais hint`)
     analysis_iterations: int = 2_000        # per search of a review analysis without a budget
-    languages: tuple = ("en", "fr", "zh")
+    languages: tuple = LANGUAGES            # of the page and the explanations (play/i18n.py)
     seeds: random.Random = field(default_factory=random.Random)   # a seed for games given none
 
     def engine(self, name: str):

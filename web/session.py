@@ -16,6 +16,7 @@ import time
 
 from engine.errors import NotationError, PalaisError
 from engine.notation import action_to_token, legal_text, token_to_action
+from play.analyse import Analyser
 from play.seats import EngineFailed, SeatSpec, open_seat
 from search.params import SearchLimits, SearchParams
 from search.players import make_player
@@ -248,7 +249,7 @@ class GameSession:
             self._check_decision(seat)
             return self.game.state.copy()
 
-    def start_analysis(self, limits: SearchLimits, seed: int) -> None:
+    def start_analysis(self, limits: SearchLimits, seed: int, lang: str = "en") -> None:
         """Analyse the game in a worker thread, pushing `analysis` progress messages and then
         the result. Only for a finished game or an uploaded record: the engine's preferred
         turns of other seats would show their hidden cards during a game."""
@@ -260,11 +261,12 @@ class GameSession:
                 raise Refused("an analysis of this game is running already", 409)
             self.analysing = True
             rec, start = self.game.record(), self.game.start_state()
-        threading.Thread(target=self._analyse, args=(rec, start, limits, seed), daemon=True,
+        analyser = Analyser(limits, seed, lang=lang)
+        threading.Thread(target=self._analyse, args=(rec, start, analyser), daemon=True,
                          name=f"analysis-{self.id[:6]}").start()
 
-    def _analyse(self, rec, start, limits, seed) -> None:
-        from play.analyse import Analyser, analyse_game
+    def _analyse(self, rec, start, analyser) -> None:
+        from play.analyse import analyse_game
 
         from .review import analysis_json
 
@@ -274,7 +276,7 @@ class GameSession:
             self.publish({"type": "analysis", "done": done, "total": total})
 
         try:
-            analyses = analyse_game(rec, start, Analyser(limits, seed), on_turn=progress)
+            analyses = analyse_game(rec, start, analyser, on_turn=progress)
             result = analysis_json(rec.n_players, analyses)
         except _Closed:
             return
