@@ -368,6 +368,17 @@ def test_an_engine_seat_moves_and_the_socket_pushes_the_views(client):
     assert view["to_move"] == 1 and view["legal"] and view["round"] == 1
 
 
+def test_an_answer_is_older_than_the_engine_moves_pushed_after_it(client):
+    start = new_game(client, [{"kind": "human"}, {"kind": "engine", "name": "random"}])
+    game, view = start["game"], start["view"]
+    with client.websocket_connect(f"{WS}/ws/games/{game}?seat=1") as ws:
+        while view["to_move"] == 1:
+            view = act(client, game, 1, view["legal"][0]["token"]).json()
+        assert view["thinking"] == 2            # the engine's turn, not one of its moves yet
+        after = next_view(ws, lambda v: v["ply"] > view["ply"] and v["thinking"] == 0)
+    assert after["version"] > view["version"] and after["ply"] > view["ply"]
+
+
 def test_an_in_process_engine_reports_its_thinking(client):
     start = new_game(client, [{"kind": "engine", "name": "ismcts"}, {"kind": "human"}], budget_ms=100)
     with client.websocket_connect(f"{WS}/ws/games/{start['game']}?seat=2") as ws:

@@ -82,6 +82,8 @@ class GameSession:
         self.analysis = None                     # the last finished analysis (a dict)
         self.analysing = False
         self.touched = time.monotonic()
+        self.version = 0                         # counts the changes: a View's "version"
+        self._held = None                        # an engine turn waiting for release()
         self._humans = {q + 1 for q, spec in enumerate(specs) if spec.kind == "human"}
         self._fallback = make_player(SearchParams(algorithm="random", seed=seed))
         try:
@@ -119,7 +121,7 @@ class GameSession:
             return build_view(self.id, game.state, game.start_state(), game.actions, game.drawers,
                               seat, names=game.names, kinds=self.kinds, human_seats=human,
                               can_undo=game.can_take_back(), thinking=self.thinking + 1,
-                              passing=passing)
+                              passing=passing, version=self.version)
 
     def position(self, ply, seat: int) -> dict:
         """The View of the position after the first `ply` actions (review stepping)."""
@@ -132,7 +134,7 @@ class GameSession:
                 state.apply(action)
             return build_view(self.id, state, game.start_state(), game.actions[:ply],
                               game.drawers[:ply], seat, names=game.names, kinds=self.kinds,
-                              human_seats=set())
+                              human_seats=set(), version=self.version)
 
     # ---- changes ---------------------------------------------------------------------------
 
@@ -147,8 +149,9 @@ class GameSession:
         if game.state.to_move + 1 != seat:
             raise Refused(f"it is seat {game.state.to_move + 1}'s decision, not seat {seat}'s", 409)
 
-    def act(self, seat, token) -> None:
-        """A person's decision, by its notation token (engine/notation.py's parser)."""
+    def act(self, seat, token) -> dict:
+        """A person's decision, by its notation token (engine/notation.py's parser); the
+        seat's View after it."""
         with self.lock:
             seat = self.check_seat(seat, allow_spectator=False)
             self._check_decision(seat)
@@ -163,9 +166,10 @@ class GameSession:
                 raise Refused(f"{action_to_token(action)!r} is not legal here; legal: {legal_text(state)}")
             self.game.play(action)
             self.last_human = seat
-            self._changed()
+            return self._changed_for(seat)
 
-    def undo(self, seat) -> None:
+    def undo(self, seat) -> dict:
+        """Take back the seat's last decision of its turn; its View after."""
         with self.lock:
             seat = self.check_seat(seat, allow_spectator=False)
             self._check_decision(seat)
@@ -173,25 +177,48 @@ class GameSession:
                 self.game.take_back()
             except PalaisError as exc:
                 raise Refused(str(exc)) from None
-            self._changed()
+            return self._changed_for(seat)
 
-    def start(self) -> None:
-        """Deal with what is due at once (card draws, an engine's turn) and tell the watchers."""
+    def start(self, seat: int) -> dict:
+        """Deal with what is due at once (card draws) and tell the watchers; `seat`'s View.
+        An engine's turn, if one is due, starts on release()."""
         with self.lock:
-            self._changed()
+            return self._changed_for(seat)
 
-    def _changed(self) -> None:
+    def _changed_for(self, seat: int) -> dict:
+        """_changed() holding back any engine turn it hands out until release(), and the
+        View of `seat` at this very point: a request's answer is built before an engine
+        can move, and sent before the engine's moves are pushed (the app releases the
+        engine once the answer is out), so the page never gets an older View after a newer one."""
+        self._changed(start_engine=False)
+        return self.view(seat)
+
+    def release(self) -> None:
+        """Start the engine turn held back by the last request, if any (idempotent)."""
+        with self.lock:
+            q, self._held = self._held, None
+            if q is not None and not self.closed:
+                self._start_engine(q)
+
+    def _changed(self, start_engine: bool = True) -> None:
         """After any change (lock held): draw due cards, hand the turn to an engine seat if it
-        is one's, and push the new views."""
+        is one's (held back until release() unless `start_engine`), and push the new views."""
+        self.version += 1
         self.touched = time.monotonic()
         self.game.draw_cards()
         if not self.closed and not self.game.over() and self.thinking < 0:
             q = self.game.state.to_move
             if self.seats[q] is not None:
                 self.thinking = q
-                threading.Thread(target=self._engine_turn, args=(q,), daemon=True,
-                                 name=f"engine-{self.id[:6]}-{q + 1}").start()
+                if start_engine:
+                    self._start_engine(q)
+                else:
+                    self._held = q
         self._push_views()
+
+    def _start_engine(self, q: int) -> None:
+        threading.Thread(target=self._engine_turn, args=(q,), daemon=True,
+                         name=f"engine-{self.id[:6]}-{q + 1}").start()
 
     # ---- engine seats ----------------------------------------------------------------------
 
