@@ -558,3 +558,52 @@ def test_an_uploaded_finished_game_is_analysed_with_progress(client):
     assert set(turn) >= {"ply", "seat", "round", "tokens", "win_before", "win_after", "loss", "mark", "best"}
     assert result["turns"][1]["win_before"] == result["turns"][0]["win_after"]
     assert client.get(f"/api/games/{game}/analysis").json() == result
+
+
+# ---- the command ----------------------------------------------------------------------------
+
+def _serve(monkeypatch, *args):
+    """`palais serve ARGS` with uvicorn.run replaced: (result, the run's arguments or None)."""
+    import uvicorn
+    from click.testing import CliRunner
+
+    from web.cli import main
+    runs = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kwargs: runs.append((app, kwargs)))
+    result = CliRunner().invoke(main, ["serve", *args])
+    return result, (runs[0] if runs else None)
+
+
+def test_palais_serve_prints_the_address_and_serves_loopback_by_default(monkeypatch):
+    result, run = _serve(monkeypatch, "--port", "8123")
+    assert result.exit_code == 0, result.output
+    assert "http://127.0.0.1:8123/" in result.output and "WARNING" not in result.output
+    app, kwargs = run
+    assert kwargs["host"] == "127.0.0.1" and kwargs["port"] == 8123
+    assert kwargs["ws_max_size"] == app.state.config.max_message_bytes
+
+
+def test_palais_serve_warns_loudly_when_the_host_exposes_it(monkeypatch):
+    result, run = _serve(monkeypatch, "--host", "0.0.0.0", "--max-games", "3")
+    assert result.exit_code == 0 and "WARNING: --host 0.0.0.0 lets other machines" in result.output
+    assert run[0].state.config.max_games == 3
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--engine", "name=x"], "needs cmd="),
+    (["--engine", "name=random cmd=palais-engine"], "a built-in player's"),
+    (["--engine", "name=a cmd=no-such-command-here"], "not found"),
+    (["--engine", "name=a cmd=sh", "--engine", "name=a cmd=sh"], "must differ"),
+    (["--max-games", "0"], "--max-games"),
+])
+def test_palais_serve_refuses_bad_options_with_a_clear_error(monkeypatch, args, words):
+    result, run = _serve(monkeypatch, *args)
+    assert result.exit_code != 0 and run is None
+    assert words in result.output, result.output
+
+
+def test_palais_serve_offers_the_engines_given(monkeypatch):
+    result, run = _serve(monkeypatch, "--engine", "name=mine cmd=sh option.Threads=1")
+    assert result.exit_code == 0, result.output
+    spec = run[0].state.config.engines[0]
+    assert (spec.name, spec.cmd, spec.options) == ("mine", ("sh",), (("Threads", "1"),))
