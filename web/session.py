@@ -246,13 +246,15 @@ class GameSession:
         with self.lock:
             if self.closed:
                 return
-            played = self._play_engine_actions(q, actions)
-            if not played:
-                why = problem or f"engine seat {q + 1} gave no legal action"
-                self.publish({"type": "error", "error": f"{why}; a random legal action was played instead"})
-                fallback = choose_turn(self._fallback, self.game.state, q, SearchLimits(iterations=1))[0]
-                self._play_engine_actions(q, fallback[:1])
-            self.thinking = -1
+            try:
+                played = self._play_engine_actions(q, actions)
+                if not played:
+                    why = problem or f"engine seat {q + 1} gave no legal action"
+                    self.publish({"type": "error", "error": f"{why}; a random legal action was played instead"})
+                    fallback = choose_turn(self._fallback, self.game.state, q, SearchLimits(iterations=1))[0]
+                    self._play_engine_actions(q, fallback[:1])
+            finally:
+                self.thinking = -1
             self._changed()
 
     def _play_engine_actions(self, q: int, actions) -> int:
