@@ -25,7 +25,7 @@ from search.params import SearchLimits
 from tournament.engines import EngineSpec
 from web.app import create_app
 from web.config import ServerConfig
-from web.session import GameSession
+from web.session import GameSession, Refused
 
 from processes import deaf_engine_cmd, left_running, pid_file  # noqa: F401 (a fixture)
 
@@ -514,6 +514,17 @@ def test_a_hint_is_given_to_the_seat_to_move_only(client):
     hints = r.json()["hints"]
     assert 1 <= len(hints) <= 2 and hints[0]["rank"] == 1 and hints[0]["actions"]
     assert hints[0]["turn"] == " ".join(hints[0]["actions"]) and hints[0]["explanation"]
+
+
+def test_one_hint_of_a_game_is_searched_at_a_time():
+    session = _session(PlayGame.new(2, 3, ["a", "b"]))
+    with session.hint_state(1):
+        with pytest.raises(Refused) as refused:
+            with session.hint_state(1):
+                pass
+    assert refused.value.status == 409 and "already" in str(refused.value)
+    with session.hint_state(1) as state:       # free again once the first is done
+        assert state.to_move == 0
 
 
 def test_hints_are_explained_in_the_language_asked(client):

@@ -257,9 +257,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         data = await json_body(request, config.max_message_bytes)
         top = _int_field(data, "top", 1, MAX_HINTS, 3)
         lang = language(data)
-        state = session.hint_state(data.get("seat"))
-        report = await run_in_threadpool(find_hints, state, SearchLimits(iterations=config.hint_iterations),
-                                         top=top, seed=session.seed, lang=lang)
+        with session.hint_state(data.get("seat")) as state:
+            report = await run_in_threadpool(find_hints, state, SearchLimits(iterations=config.hint_iterations),
+                                             top=top, seed=session.seed, lang=lang)
         return JSONResponse(hints_json(report))
 
     @api

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import threading
+from contextlib import contextmanager
 import time
 
 from engine.errors import NotationError, PalaisError
@@ -81,6 +82,7 @@ class GameSession:
         self.closed = False
         self.analysis = None                     # the last finished analysis (a dict)
         self.analysing = False
+        self.hinting = False
         self.touched = time.monotonic()
         self.version = 0                         # counts the changes: a View's "version"
         self._held = None                        # an engine turn waiting for release()
@@ -271,12 +273,21 @@ class GameSession:
 
     # ---- hints and analysis ----------------------------------------------------------------
 
+    @contextmanager
     def hint_state(self, seat):
-        """A copy of the state for a hint to `seat`, whose decision it must be."""
+        """A copy of the state for a hint to `seat`, whose decision it must be; one hint of
+        a game is searched at a time (a second one meanwhile is refused, 409)."""
         with self.lock:
             seat = self.check_seat(seat, allow_spectator=False)
             self._check_decision(seat)
-            return self.game.state.copy()
+            if self.hinting:
+                raise Refused("a hint for this game is being searched already", 409)
+            self.hinting = True
+            state = self.game.state.copy()
+        try:
+            yield state
+        finally:
+            self.hinting = False
 
     def start_analysis(self, limits: SearchLimits, seed: int, lang: str = "en") -> None:
         """Analyse the game in a worker thread, pushing `analysis` progress messages and then
