@@ -393,6 +393,13 @@ def test_an_in_process_engine_reports_its_thinking(client):
     assert infos[0]["iterations"] > 0 and "!" not in infos[0]["pv"]
 
 
+def test_an_engine_line_shown_stops_before_its_cards_and_is_bounded():
+    from web.session import public_line
+    assert public_line("continue gate2 MINT-KING !GOLD end ?HONOUR") == "continue gate2 MINT-KING"
+    assert public_line("?GOLD continue") == ""
+    assert len(public_line("MINT-KING " * 5000).split()) == 40
+
+
 def test_a_two_player_game_against_random_is_played_to_the_end_over_the_api(client):
     start = new_game(client, [{"kind": "human"}, {"kind": "engine", "name": "random"}],
                      options={"round_cap": 4})

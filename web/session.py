@@ -12,17 +12,18 @@ from __future__ import annotations
 
 import math
 import threading
-from contextlib import contextmanager
 import time
+from contextlib import contextmanager
 
 from engine.errors import NotationError, PalaisError
 from engine.notation import action_to_token, legal_text, token_to_action
-from play.analyse import Analyser
+from play.analyse import Analyser, analyse_game
 from play.seats import EngineFailed, SeatSpec, open_seat
 from search.params import SearchLimits, SearchParams
 from search.players import make_player
 from search.turns import choose_turn
 
+from .review import analysis_json
 from .views import SPECTATOR, build_view
 
 INFO_INTERVAL_S = 0.25           # at most ~4 info messages a second per thinking seat
@@ -41,14 +42,17 @@ def finite(x):
     return x if isinstance(x, (int, float)) and math.isfinite(x) else None
 
 
+MAX_LINE_TOKENS = 40             # an engine's line shown: far more than a turn's decisions
+
+
 def public_line(pv: str) -> str:
     """An engine's line cut before its first card play or draw: the cards it plans to play
     are in its hidden hand, so they are not shown to the people watching."""
     shown = []
-    for token in pv.split():
+    for token in pv.split()[:MAX_LINE_TOKENS]:
         if token.startswith(("!", "?")):
             break
-        shown.append(token)
+        shown.append(token[:16])
     return " ".join(shown)
 
 
@@ -306,9 +310,6 @@ class GameSession:
                          name=f"analysis-{self.id[:6]}").start()
 
     def _analyse(self, rec, start, analyser) -> None:
-        from play.analyse import analyse_game
-
-        from .review import analysis_json
 
         def progress(done, total):
             if self.closed:
