@@ -147,12 +147,14 @@ def test_two_player_game_against_random_by_clicking(tmp_path):
         driver.wait_redrawn(before)
         assert page.evaluate("window.palaisPage.reviewing()")
         assert page.evaluate("window.palaisPage.shownPly()") == ply
+        assert page.evaluate("window.palaisPage.shownView().ply") == ply     # the server's position there
         driver.shot("review-chart")
         docs_shot(driver, "web-review.png")
         before = driver.renders()
         page.keyboard.press("ArrowLeft")
         driver.wait_redrawn(before)
         assert page.evaluate("window.palaisPage.shownPly()") < ply
+        assert page.evaluate("window.palaisPage.shownView().ply") < ply
         assert not driver.errors, driver.errors
 
 

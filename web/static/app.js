@@ -66,7 +66,6 @@ function onSocketMessage(message) {
   if (message.type === "view") {
     const view = message.view;
     if (!state.view || view.game !== state.gameId || view.seat !== state.seat) return;
-    if (view.ply < state.view.ply && !view.over) return;     // an older view overtaken by an answer
     receiveView(view);
   } else if (message.type === "info") {
     state.info = message;
@@ -110,7 +109,12 @@ function startGame(gameId, view) {
 
 // A new view of the page's seat: shown at once, unless the next decision belongs to
 // another person at this screen (then the pass-the-device screen comes first).
-function receiveView(view) {
+// Views come both as answers and over the socket, and an answer can arrive after the
+// socket has already shown later positions (engine moves): a view older than the one shown
+// is dropped, except after a take-back (`rewound`).
+function receiveView(view, { rewound = false } = {}) {
+  const shown = state.view;
+  if (!rewound && shown && shown.game === view.game && shown.seat === view.seat && view.ply < shown.ply) return;
   const turnChanged = !state.view || state.view.ply !== view.ply;
   state.view = view;
   if (turnChanged) {
@@ -158,8 +162,7 @@ async function undo() {
     const view = await api.undo(state.gameId, state.seat);
     state.hints = null;
     state.selectedFrom = null;
-    state.view = null;
-    receiveView(view);
+    receiveView(view, { rewound: true });
   });
 }
 
@@ -630,6 +633,7 @@ window.palaisPage = {
   seat: () => state.seat,
   reviewing: () => Boolean(state.review),
   shownPly: () => (state.review ? state.review.ply : state.view && state.view.ply),
+  shownView: () => (state.review ? state.review.view : state.view),
   infoSeen: () => state.infoCount,
 };
 

@@ -193,9 +193,9 @@ export class Board {
       el("rect", { x, y, width: 8, height: h, rx: 3, fill: SEAT_COLOURS[seatIndex] }, g);
       drawServant(g, x + 24, y + 16, seatIndex, 10);
       const name = view.names[seatIndex] || tf("Seat {n}", { n: player.seat });
-      const kind = view.kinds[seatIndex] === "human" ? t("person") : view.kinds[seatIndex];
-      let heading = `${name} (${kind})`;
+      let heading = view.kinds[seatIndex] === "human" ? name : `${name} (${view.kinds[seatIndex]})`;
       if (view.seat === player.seat) heading += ` · ${t("you")}`;
+      if (heading.length > 24) heading = `${heading.slice(0, 23)}…`;
       el("text", { x: x + 40, y: y + 20, class: "panel-name" }, g, heading);
       const marks = [];
       if (view.thinking === player.seat) marks.push(t("thinking…"));
