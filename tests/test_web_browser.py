@@ -124,15 +124,13 @@ def test_two_player_game_against_random_by_clicking(tmp_path):
         download.value.save_as(record)
         assert record.read_text().strip()
 
-        page.reload()
-        page.wait_for_function("document.body.dataset.ready === '1'")
-        if page.is_visible("#new-game-dialog[open]"):
-            page.click("#new-game-cancel")
-        before = driver.renders()
+        page.reload()          # the address names the game: the page shows it again
+        page.wait_for_function("id => window.palaisPage.view() && window.palaisPage.view().game === id", arg=final["game"])
         page.set_input_files("#load-input", str(record))
-        driver.wait_redrawn(before)
+        page.wait_for_function("id => window.palaisPage.view() && window.palaisPage.view().game !== id "
+                               "&& document.body.dataset.busy !== '1'", arg=final["game"])
         loaded = driver.view()
-        assert loaded["game"] != final["game"] and loaded["over"]
+        assert loaded["over"]
         assert loaded["scores"] == final["scores"]
         driver.shot("loaded")
 
