@@ -22,8 +22,18 @@ DOCS_SHOTS = os.environ.get("PALAIS_WEB_DOCS_SHOTS")
 
 
 def docs_shot(driver: PageDriver, name: str) -> None:
-    if DOCS_SHOTS:
-        driver.page.screenshot(path=str(Path(DOCS_SHOTS) / name))
+    """A screenshot for docs/web.md, reduced to 128 colours when Pillow is installed (the
+    docs keep each image small)."""
+    if not DOCS_SHOTS:
+        return
+    path = Path(DOCS_SHOTS) / name
+    driver.page.screenshot(path=str(path))
+    try:
+        from PIL import Image
+    except ImportError:
+        return
+    image = Image.open(path).convert("RGB")
+    image.quantize(colors=128, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(path, optimize=True)
 
 
 def new_game(driver: PageDriver, seats, *, seed: int, budget_ms=None, first_game=True) -> dict:
