@@ -16,6 +16,7 @@ const state = {
   view: null,            // the live view of that seat
   selectedFrom: null,    // a room picked as the source of a stairway move
   review: null,          // {ply, view} while stepping through positions, else null
+  fromRecord: false,     // the game came from a loaded record (it can be analysed at once)
   analysis: null,        // the last finished analysis of this game
   socket: null,
   busy: false,
@@ -87,8 +88,9 @@ function onSocketMessage(message) {
   }
 }
 
-function startGame(gameId, view) {
+function startGame(gameId, view, { fromRecord = false } = {}) {
   state.gameId = gameId;
+  state.fromRecord = fromRecord;
   state.seat = view.seat;
   state.view = null;
   state.review = null;
@@ -427,7 +429,7 @@ function render() {
   $("review-back").hidden = !reviewing;
   $("undo-button").disabled = reviewing || !view.can_undo;
   $("hint-button").disabled = reviewing || !view.legal.length;
-  $("analyse-button").disabled = !view.over;
+  $("analyse-button").disabled = !(view.over || state.fromRecord);
   const save = $("save-button");
   save.href = api.recordUrl(state.gameId);
   save.classList.remove("disabled");
@@ -543,7 +545,7 @@ async function loadRecord(file) {
         file: file.name, size: file.size, limit: state.meta.limits.max_upload_bytes }));
     }
     const answer = await api.load(await file.text());
-    startGame(answer.game, answer.view);
+    startGame(answer.game, answer.view, { fromRecord: true });
     const view = answer.view;
     if (!view.over && humanSeat(view, view.to_move)) await loadSeat(view.to_move);
   });
