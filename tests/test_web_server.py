@@ -314,6 +314,16 @@ def test_when_full_a_finished_unwatched_game_makes_room():
         assert c.get(f"/api/games/{live}/view?seat=1").status_code == 200
 
 
+def test_the_watchers_of_a_deleted_game_are_told(client):
+    game = new_game(client)["game"]
+    with client.websocket_connect(f"{WS}/ws/games/{game}?seat=1") as ws:
+        assert ws.receive_json()["type"] == "view"
+        assert client.delete(f"/api/games/{game}").status_code == 200
+        message = ws.receive_json()
+    assert message["type"] == "error" and "closed" in message["error"]
+    assert client.delete(f"/api/games/{game}").status_code == 404
+
+
 def test_a_foreign_origin_is_refused_on_the_websocket_and_on_changes(client):
     game = new_game(client)["game"]
     with pytest.raises(WebSocketDisconnect) as closed:

@@ -356,8 +356,12 @@ class GameSession:
     def close(self) -> None:
         """Stop every search, end every engine process (idempotent)."""
         with self.lock:
+            if self.closed:
+                return
             self.closed = True
             seats = list(self.seats)
+        self.publish({"type": "error", "error": "this game is closed on the server (deleted, "
+                                                "replaced by a new one, or the server stopped)"})
         for seat in seats:
             if seat is not None:
                 seat.stop()
