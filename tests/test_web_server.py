@@ -272,9 +272,23 @@ def test_a_record_downloaded_and_uploaded_again_is_the_same_game(client):
     loaded = r.json()
     assert loaded["view"]["seat"] == 0 and loaded["view"]["ply"] == view["ply"]
     assert client.get(f"/api/games/{loaded['game']}/record").text == text
-    position = client.get(f"/api/games/{loaded['game']}/position?ply=3&seat=0").json()
-    assert position["ply"] == 3 and position["log"] == loaded["view"]["log"][:len(position["log"])] \
-        or position["ply"] == 3
+
+
+
+def test_review_shows_the_position_after_n_actions_from_one_seat(client):
+    start = new_game(client)
+    game, view = start["game"], start["view"]
+    for _ in range(12):
+        view = act(client, game, view["to_move"], view["legal"][0]["token"]).json()
+        view = client.get(f"/api/games/{game}/view?seat={view['to_move']}").json()
+    tokens = " ".join(t["tokens"] for t in view["log"]).split()
+    for ply in (0, 3, len(tokens)):
+        position = client.get(f"/api/games/{game}/position?ply={ply}&seat=1").json()
+        assert position["ply"] == ply and position["legal"] == []
+        assert " ".join(t["tokens"] for t in position["log"]).split() == tokens[:ply]
+    assert client.get(f"/api/games/{game}/position?ply=0&seat=1").json()["rooms"] == start["view"]["rooms"]
+    r = client.get(f"/api/games/{game}/position?ply={len(tokens) + 1}&seat=1")
+    assert r.status_code == 400 and r.json()["error"].startswith("ply: ")
 
 
 @pytest.mark.parametrize("body, status, words", [
