@@ -274,7 +274,6 @@ def test_a_record_downloaded_and_uploaded_again_is_the_same_game(client):
     assert client.get(f"/api/games/{loaded['game']}/record").text == text
 
 
-
 def test_review_shows_the_position_after_n_actions_from_one_seat(client):
     start = new_game(client)
     game, view = start["game"], start["view"]
