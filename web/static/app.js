@@ -98,7 +98,7 @@ function startGame(gameId, view, { fromRecord = false } = {}) {
   state.hints = null;
   state.info = null;
   state.waitingForSeat = 0;
-  $("chart").hidden = true;
+  $("chart").toggleAttribute("hidden", true);     // an SVG element has no .hidden
   history.replaceState(null, "", `#game=${encodeURIComponent(gameId)}&seat=${view.seat}`);
   connect(gameId, view.seat);
   receiveView(view);
@@ -236,12 +236,12 @@ async function analyse() {
 function renderChart() {
   const chart = $("chart");
   if (!state.analysis || !state.view) {
-    chart.hidden = true;
+    chart.toggleAttribute("hidden", true);
     return;
   }
   const turns = state.analysis.turns || [];
   const plyAfter = (i) => (i + 1 < turns.length ? turns[i + 1].ply : state.view.ply);   // after turn i
-  chart.hidden = false;
+  chart.toggleAttribute("hidden", false);
   $("review").hidden = false;
   drawChart(chart, state.analysis, state.view.n_players, plyAfter, (ply) => showPosition(ply));
 }
