@@ -25,7 +25,7 @@ from search.params import SearchLimits
 from tournament.engines import EngineSpec
 from web.app import create_app
 from web.config import ServerConfig
-from web.session import GameSession
+from web.session import GameSession, Refused
 
 from processes import deaf_engine_cmd, left_running, pid_file  # noqa: F401 (a fixture)
 
@@ -272,9 +272,22 @@ def test_a_record_downloaded_and_uploaded_again_is_the_same_game(client):
     loaded = r.json()
     assert loaded["view"]["seat"] == 0 and loaded["view"]["ply"] == view["ply"]
     assert client.get(f"/api/games/{loaded['game']}/record").text == text
-    position = client.get(f"/api/games/{loaded['game']}/position?ply=3&seat=0").json()
-    assert position["ply"] == 3 and position["log"] == loaded["view"]["log"][:len(position["log"])] \
-        or position["ply"] == 3
+
+
+def test_review_shows_the_position_after_n_actions_from_one_seat(client):
+    start = new_game(client)
+    game, view = start["game"], start["view"]
+    for _ in range(12):
+        view = act(client, game, view["to_move"], view["legal"][0]["token"]).json()
+        view = client.get(f"/api/games/{game}/view?seat={view['to_move']}").json()
+    tokens = " ".join(t["tokens"] for t in view["log"]).split()
+    for ply in (0, 3, len(tokens)):
+        position = client.get(f"/api/games/{game}/position?ply={ply}&seat=1").json()
+        assert position["ply"] == ply and position["legal"] == []
+        assert " ".join(t["tokens"] for t in position["log"]).split() == tokens[:ply]
+    assert client.get(f"/api/games/{game}/position?ply=0&seat=1").json()["rooms"] == start["view"]["rooms"]
+    r = client.get(f"/api/games/{game}/position?ply={len(tokens) + 1}&seat=1")
+    assert r.status_code == 400 and r.json()["error"].startswith("ply: ")
 
 
 @pytest.mark.parametrize("body, status, words", [
@@ -312,6 +325,16 @@ def test_when_full_a_finished_unwatched_game_makes_room():
         new_game(c)
         assert c.get(f"/api/games/{finished}/view?seat=0").status_code == 404
         assert c.get(f"/api/games/{live}/view?seat=1").status_code == 200
+
+
+def test_the_watchers_of_a_deleted_game_are_told(client):
+    game = new_game(client)["game"]
+    with client.websocket_connect(f"{WS}/ws/games/{game}?seat=1") as ws:
+        assert ws.receive_json()["type"] == "view"
+        assert client.delete(f"/api/games/{game}").status_code == 200
+        message = ws.receive_json()
+    assert message["type"] == "error" and "closed" in message["error"]
+    assert client.delete(f"/api/games/{game}").status_code == 404
 
 
 def test_a_foreign_origin_is_refused_on_the_websocket_and_on_changes(client):
@@ -368,6 +391,17 @@ def test_an_engine_seat_moves_and_the_socket_pushes_the_views(client):
     assert view["to_move"] == 1 and view["legal"] and view["round"] == 1
 
 
+def test_an_answer_is_older_than_the_engine_moves_pushed_after_it(client):
+    start = new_game(client, [{"kind": "human"}, {"kind": "engine", "name": "random"}])
+    game, view = start["game"], start["view"]
+    with client.websocket_connect(f"{WS}/ws/games/{game}?seat=1") as ws:
+        while view["to_move"] == 1:
+            view = act(client, game, 1, view["legal"][0]["token"]).json()
+        assert view["thinking"] == 2            # the engine's turn, not one of its moves yet
+        after = next_view(ws, lambda v: v["ply"] > view["ply"] and v["thinking"] == 0)
+    assert after["version"] > view["version"] and after["ply"] > view["ply"]
+
+
 def test_an_in_process_engine_reports_its_thinking(client):
     start = new_game(client, [{"kind": "engine", "name": "ismcts"}, {"kind": "human"}], budget_ms=100)
     with client.websocket_connect(f"{WS}/ws/games/{start['game']}?seat=2") as ws:
@@ -380,6 +414,13 @@ def test_an_in_process_engine_reports_its_thinking(client):
                 break
     assert infos and infos[0]["seat"] == 1 and 0 <= infos[0]["win"] <= 1
     assert infos[0]["iterations"] > 0 and "!" not in infos[0]["pv"]
+
+
+def test_an_engine_line_shown_stops_before_its_cards_and_is_bounded():
+    from web.session import public_line
+    assert public_line("continue gate2 MINT-KING !GOLD end ?HONOUR") == "continue gate2 MINT-KING"
+    assert public_line("?GOLD continue") == ""
+    assert len(public_line("MINT-KING " * 5000).split()) == 40
 
 
 def test_a_two_player_game_against_random_is_played_to_the_end_over_the_api(client):
@@ -505,6 +546,17 @@ def test_a_hint_is_given_to_the_seat_to_move_only(client):
     assert hints[0]["turn"] == " ".join(hints[0]["actions"]) and hints[0]["explanation"]
 
 
+def test_one_hint_of_a_game_is_searched_at_a_time():
+    session = _session(PlayGame.new(2, 3, ["a", "b"]))
+    with session.hint_state(1):
+        with pytest.raises(Refused) as refused:
+            with session.hint_state(1):
+                pass
+    assert refused.value.status == 409 and "already" in str(refused.value)
+    with session.hint_state(1) as state:       # free again once the first is done
+        assert state.to_move == 0
+
+
 def test_hints_are_explained_in_the_language_asked(client):
     game = new_game(client)["game"]
     english, french = (client.post(f"/api/games/{game}/hint", json={"seat": 1, "top": 1, "lang": lang})
@@ -547,3 +599,52 @@ def test_an_uploaded_finished_game_is_analysed_with_progress(client):
     assert set(turn) >= {"ply", "seat", "round", "tokens", "win_before", "win_after", "loss", "mark", "best"}
     assert result["turns"][1]["win_before"] == result["turns"][0]["win_after"]
     assert client.get(f"/api/games/{game}/analysis").json() == result
+
+
+# ---- the command ----------------------------------------------------------------------------
+
+def _serve(monkeypatch, *args):
+    """`palais serve ARGS` with uvicorn.run replaced: (result, the run's arguments or None)."""
+    import uvicorn
+    from click.testing import CliRunner
+
+    from web.cli import main
+    runs = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kwargs: runs.append((app, kwargs)))
+    result = CliRunner().invoke(main, ["serve", *args])
+    return result, (runs[0] if runs else None)
+
+
+def test_palais_serve_prints_the_address_and_serves_loopback_by_default(monkeypatch):
+    result, run = _serve(monkeypatch, "--port", "8123")
+    assert result.exit_code == 0, result.output
+    assert "http://127.0.0.1:8123/" in result.output and "WARNING" not in result.output
+    app, kwargs = run
+    assert kwargs["host"] == "127.0.0.1" and kwargs["port"] == 8123
+    assert kwargs["ws_max_size"] == app.state.config.max_message_bytes
+
+
+def test_palais_serve_warns_loudly_when_the_host_exposes_it(monkeypatch):
+    result, run = _serve(monkeypatch, "--host", "0.0.0.0", "--max-games", "3")
+    assert result.exit_code == 0 and "WARNING: --host 0.0.0.0 lets other machines" in result.output
+    assert run[0].state.config.max_games == 3
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--engine", "name=x"], "needs cmd="),
+    (["--engine", "name=random cmd=palais-engine"], "a built-in player's"),
+    (["--engine", "name=a cmd=no-such-command-here"], "not found"),
+    (["--engine", "name=a cmd=sh", "--engine", "name=a cmd=sh"], "must differ"),
+    (["--max-games", "0"], "--max-games"),
+])
+def test_palais_serve_refuses_bad_options_with_a_clear_error(monkeypatch, args, words):
+    result, run = _serve(monkeypatch, *args)
+    assert result.exit_code != 0 and run is None
+    assert words in result.output, result.output
+
+
+def test_palais_serve_offers_the_engines_given(monkeypatch):
+    result, run = _serve(monkeypatch, "--engine", "name=mine cmd=sh option.Threads=1")
+    assert result.exit_code == 0, result.output
+    spec = run[0].state.config.engines[0]
+    assert (spec.name, spec.cmd, spec.options) == ("mine", ("sh",), (("Threads", "1"),))

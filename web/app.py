@@ -15,6 +15,7 @@ from functools import wraps
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
@@ -84,6 +85,12 @@ async def json_body(request, limit: int) -> dict:
     if not isinstance(data, dict):
         raise Refused("the body must be a JSON object")
     return data
+
+
+def answer(data: dict, session) -> JSONResponse:
+    """`data` as JSON, and once it is sent, the engine turn the request handed out (so the
+    page gets this answer before the engine's moves come over the WebSocket)."""
+    return JSONResponse(data, background=BackgroundTask(session.release))
 
 
 def _int_field(data: dict, name: str, low: int, high: int, default=None):
@@ -207,10 +214,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     async def new_game(request):
         data = await json_body(request, config.max_upload_bytes)
         session = await run_in_threadpool(make_game, data)
-        session.start()
         humans = sorted(session.human_seats)
-        seat = humans[0] if humans else SPECTATOR
-        return JSONResponse({"game": session.id, "view": session.view(seat)})
+        view = session.start(humans[0] if humans else SPECTATOR)
+        return answer({"game": session.id, "view": view}, session)
 
     @api
     async def delete_game(request):
@@ -221,21 +227,20 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     async def get_view(request):
         session = store.get(request.path_params["game"])
         seat = session.check_seat(_query_int(request, "seat", SPECTATOR))
+        session.release()
         return JSONResponse(session.view(seat))
 
     @api
     async def post_action(request):
         session = store.get(request.path_params["game"])
         data = await json_body(request, config.max_message_bytes)
-        session.act(data.get("seat"), data.get("action"))
-        return JSONResponse(session.view(data["seat"]))
+        return answer(session.act(data.get("seat"), data.get("action")), session)
 
     @api
     async def post_undo(request):
         session = store.get(request.path_params["game"])
         data = await json_body(request, config.max_message_bytes)
-        session.undo(data.get("seat"))
-        return JSONResponse(session.view(data["seat"]))
+        return answer(session.undo(data.get("seat")), session)
 
     def language(data: dict) -> str:
         lang = data.get("lang", "en")
@@ -252,9 +257,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         data = await json_body(request, config.max_message_bytes)
         top = _int_field(data, "top", 1, MAX_HINTS, 3)
         lang = language(data)
-        state = session.hint_state(data.get("seat"))
-        report = await run_in_threadpool(find_hints, state, SearchLimits(iterations=config.hint_iterations),
-                                         top=top, seed=session.seed, lang=lang)
+        with session.hint_state(data.get("seat")) as state:
+            report = await run_in_threadpool(find_hints, state, SearchLimits(iterations=config.hint_iterations),
+                                             top=top, seed=session.seed, lang=lang)
         return JSONResponse(hints_json(report))
 
     @api
@@ -291,8 +296,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     async def post_record(request):
         raw = await read_body(request, config.max_upload_bytes)
         session = await run_in_threadpool(load_record, raw)
-        session.start()
-        return JSONResponse({"game": session.id, "view": session.view(SPECTATOR)})
+        return answer({"game": session.id, "view": session.start(SPECTATOR)}, session)
 
     @api
     async def post_analyse(request):
@@ -352,6 +356,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             await websocket.send_json({"type": "error", "error": str(exc)})
             await websocket.close(code=WS_CLOSE_CODES.get(exc.status, 1008))
             return
+        session.release()                       # an engine turn whose request was cut short
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue = asyncio.Queue(WS_QUEUE)
 

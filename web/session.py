@@ -13,15 +13,17 @@ from __future__ import annotations
 import math
 import threading
 import time
+from contextlib import contextmanager
 
 from engine.errors import NotationError, PalaisError
 from engine.notation import action_to_token, legal_text, token_to_action
-from play.analyse import Analyser
+from play.analyse import Analyser, analyse_game
 from play.seats import EngineFailed, SeatSpec, open_seat
 from search.params import SearchLimits, SearchParams
 from search.players import make_player
 from search.turns import choose_turn
 
+from .review import analysis_json
 from .views import SPECTATOR, build_view
 
 INFO_INTERVAL_S = 0.25           # at most ~4 info messages a second per thinking seat
@@ -40,14 +42,17 @@ def finite(x):
     return x if isinstance(x, (int, float)) and math.isfinite(x) else None
 
 
+MAX_LINE_TOKENS = 40             # an engine's line shown: far more than a turn's decisions
+
+
 def public_line(pv: str) -> str:
     """An engine's line cut before its first card play or draw: the cards it plans to play
     are in its hidden hand, so they are not shown to the people watching."""
     shown = []
-    for token in pv.split():
+    for token in pv.split()[:MAX_LINE_TOKENS]:
         if token.startswith(("!", "?")):
             break
-        shown.append(token)
+        shown.append(token[:16])
     return " ".join(shown)
 
 
@@ -81,7 +86,10 @@ class GameSession:
         self.closed = False
         self.analysis = None                     # the last finished analysis (a dict)
         self.analysing = False
+        self.hinting = False
         self.touched = time.monotonic()
+        self.version = 0                         # counts the changes: a View's "version"
+        self._held = None                        # an engine turn waiting for release()
         self._humans = {q + 1 for q, spec in enumerate(specs) if spec.kind == "human"}
         self._fallback = make_player(SearchParams(algorithm="random", seed=seed))
         try:
@@ -119,7 +127,7 @@ class GameSession:
             return build_view(self.id, game.state, game.start_state(), game.actions, game.drawers,
                               seat, names=game.names, kinds=self.kinds, human_seats=human,
                               can_undo=game.can_take_back(), thinking=self.thinking + 1,
-                              passing=passing)
+                              passing=passing, version=self.version)
 
     def position(self, ply, seat: int) -> dict:
         """The View of the position after the first `ply` actions (review stepping)."""
@@ -132,7 +140,7 @@ class GameSession:
                 state.apply(action)
             return build_view(self.id, state, game.start_state(), game.actions[:ply],
                               game.drawers[:ply], seat, names=game.names, kinds=self.kinds,
-                              human_seats=set())
+                              human_seats=set(), version=self.version)
 
     # ---- changes ---------------------------------------------------------------------------
 
@@ -147,8 +155,9 @@ class GameSession:
         if game.state.to_move + 1 != seat:
             raise Refused(f"it is seat {game.state.to_move + 1}'s decision, not seat {seat}'s", 409)
 
-    def act(self, seat, token) -> None:
-        """A person's decision, by its notation token (engine/notation.py's parser)."""
+    def act(self, seat, token) -> dict:
+        """A person's decision, by its notation token (engine/notation.py's parser); the
+        seat's View after it."""
         with self.lock:
             seat = self.check_seat(seat, allow_spectator=False)
             self._check_decision(seat)
@@ -163,9 +172,10 @@ class GameSession:
                 raise Refused(f"{action_to_token(action)!r} is not legal here; legal: {legal_text(state)}")
             self.game.play(action)
             self.last_human = seat
-            self._changed()
+            return self._changed_for(seat)
 
-    def undo(self, seat) -> None:
+    def undo(self, seat) -> dict:
+        """Take back the seat's last decision of its turn; its View after."""
         with self.lock:
             seat = self.check_seat(seat, allow_spectator=False)
             self._check_decision(seat)
@@ -173,25 +183,48 @@ class GameSession:
                 self.game.take_back()
             except PalaisError as exc:
                 raise Refused(str(exc)) from None
-            self._changed()
+            return self._changed_for(seat)
 
-    def start(self) -> None:
-        """Deal with what is due at once (card draws, an engine's turn) and tell the watchers."""
+    def start(self, seat: int) -> dict:
+        """Deal with what is due at once (card draws) and tell the watchers; `seat`'s View.
+        An engine's turn, if one is due, starts on release()."""
         with self.lock:
-            self._changed()
+            return self._changed_for(seat)
 
-    def _changed(self) -> None:
+    def _changed_for(self, seat: int) -> dict:
+        """_changed() holding back any engine turn it hands out until release(), and the
+        View of `seat` at this very point: a request's answer is built before an engine
+        can move, and sent before the engine's moves are pushed (the app releases the
+        engine once the answer is out), so the page never gets an older View after a newer one."""
+        self._changed(start_engine=False)
+        return self.view(seat)
+
+    def release(self) -> None:
+        """Start the engine turn held back by the last request, if any (idempotent)."""
+        with self.lock:
+            q, self._held = self._held, None
+            if q is not None and not self.closed:
+                self._start_engine(q)
+
+    def _changed(self, start_engine: bool = True) -> None:
         """After any change (lock held): draw due cards, hand the turn to an engine seat if it
-        is one's, and push the new views."""
+        is one's (held back until release() unless `start_engine`), and push the new views."""
+        self.version += 1
         self.touched = time.monotonic()
         self.game.draw_cards()
         if not self.closed and not self.game.over() and self.thinking < 0:
             q = self.game.state.to_move
             if self.seats[q] is not None:
                 self.thinking = q
-                threading.Thread(target=self._engine_turn, args=(q,), daemon=True,
-                                 name=f"engine-{self.id[:6]}-{q + 1}").start()
+                if start_engine:
+                    self._start_engine(q)
+                else:
+                    self._held = q
         self._push_views()
+
+    def _start_engine(self, q: int) -> None:
+        threading.Thread(target=self._engine_turn, args=(q,), daemon=True,
+                         name=f"engine-{self.id[:6]}-{q + 1}").start()
 
     # ---- engine seats ----------------------------------------------------------------------
 
@@ -219,13 +252,15 @@ class GameSession:
         with self.lock:
             if self.closed:
                 return
-            played = self._play_engine_actions(q, actions)
-            if not played:
-                why = problem or f"engine seat {q + 1} gave no legal action"
-                self.publish({"type": "error", "error": f"{why}; a random legal action was played instead"})
-                fallback = choose_turn(self._fallback, self.game.state, q, SearchLimits(iterations=1))[0]
-                self._play_engine_actions(q, fallback[:1])
-            self.thinking = -1
+            try:
+                played = self._play_engine_actions(q, actions)
+                if not played:
+                    why = problem or f"engine seat {q + 1} gave no legal action"
+                    self.publish({"type": "error", "error": f"{why}; a random legal action was played instead"})
+                    fallback = choose_turn(self._fallback, self.game.state, q, SearchLimits(iterations=1))[0]
+                    self._play_engine_actions(q, fallback[:1])
+            finally:
+                self.thinking = -1
             self._changed()
 
     def _play_engine_actions(self, q: int, actions) -> int:
@@ -242,12 +277,21 @@ class GameSession:
 
     # ---- hints and analysis ----------------------------------------------------------------
 
+    @contextmanager
     def hint_state(self, seat):
-        """A copy of the state for a hint to `seat`, whose decision it must be."""
+        """A copy of the state for a hint to `seat`, whose decision it must be; one hint of
+        a game is searched at a time (a second one meanwhile is refused, 409)."""
         with self.lock:
             seat = self.check_seat(seat, allow_spectator=False)
             self._check_decision(seat)
-            return self.game.state.copy()
+            if self.hinting:
+                raise Refused("a hint for this game is being searched already", 409)
+            self.hinting = True
+            state = self.game.state.copy()
+        try:
+            yield state
+        finally:
+            self.hinting = False
 
     def start_analysis(self, limits: SearchLimits, seed: int, lang: str = "en") -> None:
         """Analyse the game in a worker thread, pushing `analysis` progress messages and then
@@ -266,9 +310,6 @@ class GameSession:
                          name=f"analysis-{self.id[:6]}").start()
 
     def _analyse(self, rec, start, analyser) -> None:
-        from play.analyse import analyse_game
-
-        from .review import analysis_json
 
         def progress(done, total):
             if self.closed:
@@ -315,8 +356,12 @@ class GameSession:
     def close(self) -> None:
         """Stop every search, end every engine process (idempotent)."""
         with self.lock:
+            if self.closed:
+                return
             self.closed = True
             seats = list(self.seats)
+        self.publish({"type": "error", "error": "this game is closed on the server (deleted, "
+                                                "replaced by a new one, or the server stopped)"})
         for seat in seats:
             if seat is not None:
                 seat.stop()

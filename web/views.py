@@ -82,9 +82,11 @@ def players_json(view, snap, seat: int) -> list:
 
 
 def build_view(game_id: str, state, start, actions, drawers, seat: int, *, names, kinds,
-               human_seats, can_undo: bool = False, thinking: int = 0, passing: bool = False) -> dict:
+               human_seats, can_undo: bool = False, thinking: int = 0, passing: bool = False,
+               version: int = 0) -> dict:
     """The View of `state` (the true state, or a full state of a past ply) for `seat`.
-    `human_seats`: seats 1..n played by people (their legal actions are listed to them)."""
+    `human_seats`: seats 1..n played by people (their legal actions are listed to them);
+    `version`: the game's count of changes (a later View of a game has a higher one)."""
     view = seat_state(state, seat)
     snap = view.snapshot()
     over = view.is_terminal()
@@ -117,4 +119,5 @@ def build_view(game_id: str, state, start, actions, drawers, seat: int, *, names
         "thinking": thinking,
         "log": turn_log(start, actions, drawers, seat),
         "passing": passing,
+        "version": version,
     }
