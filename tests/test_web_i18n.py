@@ -125,6 +125,17 @@ def test_a_game_msgid_missing_or_unused_is_named(scratch_catalogs):
     assert "game catalog: 'wins ties' is not used by the code" in problems
 
 
+def test_the_command_line_check_exits_1_on_a_problem(scratch_catalogs, capsys):
+    _game, page, _static = scratch_catalogs
+    assert web.i18n.main(["check"]) == 0
+    assert capsys.readouterr().out == "catalogs ok\n"
+    _edit(catalog_path("zh", page), 'msgstr "新游戏"', 'msgstr ""')
+    assert web.i18n.main(["check"]) == 1
+    assert capsys.readouterr().out == ("page catalog, zh: 'New game' is not translated\n"
+                                       "1 problem(s) in the catalogs\n")
+    assert web.i18n.main([]) == 2 and "usage" in capsys.readouterr().err
+
+
 def test_placeholders_reads_format_fields():
     assert placeholders("{n} in {room} ({use})") == {"n", "room", "use"}
     assert placeholders("no change") == set()
