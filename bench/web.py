@@ -1,8 +1,9 @@
 """How fast `palais serve` answers: the time from a click to the redrawn board in Chromium
 (server round trip plus rendering; two people at one screen, so no engine thinks), and how
-many concurrent games against the random engine the server keeps under 50 ms per action.
+many concurrent games against the random engine the server keeps under 50 ms per action
+(95th percentile), each game's player pausing about --think-ms before each action.
 
-    python bench/web.py [--clicks 150] [--actions 30] [--max-games 48]
+    python bench/web.py [--clicks 150] [--actions 30] [--max-games 48] [--think-ms 500]
 
 The server runs in its own process, as `palais serve` does. Last line:
 click_to_board_ms_p50=<x> click_to_board_ms_p95=<y> games_under_50ms=<n>
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import socket
@@ -109,34 +111,41 @@ def click_to_board_ms(url: str, clicks: int, seed: int) -> list:
     return times
 
 
-async def game_action_ms(client, url: str, actions: int, seed: int) -> list:
-    """One game, seat 1 played through the API against the random engine: the time of
-    each action request."""
+async def game_action_ms(client, url: str, actions: int, seed: int, think_ms: float) -> list:
+    """One game, seat 1 played through the API against the random engine (its turns are
+    awaited on the game's WebSocket), its player pausing about `think_ms` before each action
+    as a quick person would: the time of each action request."""
+    import websockets
+
     rng = random.Random(seed)
     answer = (await client.post(f"{url}/api/games", json={
         "players": [{"kind": "human"}, {"kind": "engine", "name": "random"}],
         "first_game": True, "seed": seed, "budget_ms": 1000, "options": {}, "names": None})).json()
     game, view = answer["game"], answer["view"]
     times = []
-    while len(times) < actions and not view["over"]:
-        if not view["legal"]:
-            await asyncio.sleep(0.01)        # the engine's turn: look again
-            view = (await client.get(f"{url}/api/games/{game}/view?seat=1")).json()
-            continue
-        token = rng.choice(view["legal"])["token"]
-        start = time.perf_counter()
-        response = await client.post(f"{url}/api/games/{game}/action", json={"seat": 1, "action": token})
-        times.append((time.perf_counter() - start) * 1000)
-        view = response.json()
+    async with websockets.connect(f"ws{url[4:]}/ws/games/{game}?seat=1", max_size=None) as socket:
+        while len(times) < actions and not view["over"]:
+            while not view["legal"] and not view["over"]:       # the engine's turn
+                message = json.loads(await socket.recv())
+                if message["type"] == "view" and message["view"]["ply"] >= view["ply"]:
+                    view = message["view"]
+            if view["over"]:
+                break
+            token = rng.choice(view["legal"])["token"]
+            await asyncio.sleep(rng.uniform(0.5, 1.5) * think_ms / 1000)
+            start = time.perf_counter()
+            response = await client.post(f"{url}/api/games/{game}/action", json={"seat": 1, "action": token})
+            times.append((time.perf_counter() - start) * 1000)
+            view = response.json()
     await client.delete(f"{url}/api/games/{game}")
     return times
 
 
-async def concurrent_p95(url: str, games: int, actions: int) -> float:
+async def concurrent_p95(url: str, games: int, actions: int, think_ms: float) -> float:
     import httpx
     limits = httpx.Limits(max_connections=games + 4)
     async with httpx.AsyncClient(limits=limits, timeout=60) as client:
-        results = await asyncio.gather(*(game_action_ms(client, url, actions, seed) for seed in range(games)))
+        results = await asyncio.gather(*(game_action_ms(client, url, actions, seed, think_ms) for seed in range(games)))
     return percentile([ms for times in results for ms in times], 0.95)
 
 
@@ -145,6 +154,8 @@ def main() -> None:
     parser.add_argument("--clicks", type=int, default=150, help="clicks timed in Chromium")
     parser.add_argument("--actions", type=int, default=30, help="actions per concurrent game")
     parser.add_argument("--max-games", type=int, default=48, help="the most concurrent games tried")
+    parser.add_argument("--think-ms", type=float, default=500,
+                        help="a player's mean pause before each action in the concurrent games")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     reason = chromium_missing_reason()
@@ -157,14 +168,12 @@ def main() -> None:
         print(f"click to redrawn board over {len(times)} clicks: p50 {p50:.1f} ms, p95 {p95:.1f} ms, "
               f"mean {statistics.mean(times):.1f} ms", flush=True)
         under = 0
-        games = 1
-        while games <= args.max_games:
-            p95_games = asyncio.run(concurrent_p95(url, games, args.actions))
+        for games in [n for n in (1, 2, 4, 8, 12, 16, 20, 24, 32, 40, 48, 64) if n <= args.max_games]:
+            p95_games = asyncio.run(concurrent_p95(url, games, args.actions, args.think_ms))
             print(f"{games} concurrent games against random: action p95 {p95_games:.1f} ms", flush=True)
             if p95_games >= LIMIT_MS:
                 break
             under = games
-            games = games * 2 if games < 8 else games + 8
     finally:
         process.terminate()
         process.wait(30)

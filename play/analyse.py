@@ -43,6 +43,7 @@ class TurnAnalysis:
     verdict: str                # "", "mistake" or "blunder"
     win_after: list             # every seat's win probability after the played line
     explanation: str            # the played line in words
+    ply: int = 0                # the turn's first action's index in the game's actions
 
     def to_dict(self) -> dict:
         return {"turn": self.number, "round": self.round, "seat": self.seat + 1,
@@ -52,8 +53,9 @@ class TurnAnalysis:
                 "win_after": [round(w, 4) for w in self.win_after], "explanation": self.explanation}
 
 
-def split_turns(state, actions) -> list:
-    """[(start state, seat, decisions before the turn's first draw, all of the turn's actions)]."""
+def split_turns(state, actions, with_ply: bool = False) -> list:
+    """[(start state, seat, decisions before the turn's first draw, all of the turn's actions)],
+    each with the index of the turn's first action appended when `with_ply`."""
     turns = []
     state = state.copy()
     i = 0
@@ -62,7 +64,7 @@ def split_turns(state, actions) -> list:
             state.apply(actions[i])
             i += 1
             continue
-        seat, start = state.to_move, state.copy()
+        seat, start, first = state.to_move, state.copy(), i
         line, whole, drawn = [], [], False
         # A turn ends when the seat changes, or the round (the others may have had nothing to do).
         while i < len(actions) and not state.is_terminal() and state.to_move == seat \
@@ -74,7 +76,7 @@ def split_turns(state, actions) -> list:
             whole.append(actions[i])
             state.apply(actions[i])
             i += 1
-        turns.append((start, seat, line, whole))
+        turns.append((start, seat, line, whole, first) if with_ply else (start, seat, line, whole))
     return turns
 
 
@@ -116,11 +118,12 @@ class Analyser:
 
 def analyse_game(rec, start, analyser: Analyser, on_turn=None) -> list:
     """TurnAnalysis for every turn (only the observer's turns for a seat's-view record)."""
-    turns = split_turns(start, rec.actions)
+    turns = split_turns(start, rec.actions, with_ply=True)
     out = []
-    for number, (state, seat, line, _whole) in enumerate(turns, 1):
+    for number, (state, seat, line, _whole, ply) in enumerate(turns, 1):
         if rec.observer < 0 or seat == rec.observer:
             out.append(analyser.turn(number, state, seat, line))
+            out[-1].ply = ply
         if on_turn:
             on_turn(number, len(turns))
     return out

@@ -140,12 +140,18 @@ class PageDriver:
 
 class Policy:
     """A seeded player that recruits whenever it can, so a game ends, and uses every kind
-    of decision the test must cover: moves (up to 3 a turn, towards useful rooms), cards,
-    the GATE count, bonuses."""
+    of decision the tests must cover: setup placements (BACKDOOR among them, so cards come),
+    moves from the GATE and the PARADE towards useful rooms (up to 3 a turn), cards, the
+    GATE count and the bonuses (taken or declined at random)."""
+
+    SETUP = ("BACKDOOR", "OFFICE", "MINT", "BACKDOOR", "KING")
+    MOVE_FROM = ("GATE", "PARADE", "CARDINAL")
+    MOVE_TO = ("OFFICE", "BACKDOOR", "MINT", "KING", "MADAME")
 
     def __init__(self, seed: int):
         self.rng = random.Random(seed)
         self.moves_this_turn = 0
+        self.placed = 0
 
     def pick(self, view: dict) -> dict:
         legal = view["legal"]
@@ -154,21 +160,25 @@ class Policy:
             by_kind.setdefault(entry["kind"], []).append(entry)
         if "move" not in by_kind:
             self.moves_this_turn = 0
-        for kind in ("take", "play", "recruit"):
+        if "take" in by_kind:
+            return by_kind["take" if self.rng.random() < 0.5 else "decline"][0]
+        for kind in ("play", "recruit"):
             if kind in by_kind:
                 return by_kind[kind][0]
         if "gate" in by_kind:
             return max(by_kind["gate"], key=lambda e: e["count"])
         if "move" in by_kind and self.moves_this_turn < 3:
-            useful = [e for e in by_kind["move"] if e["to"] in PREFERRED_ROOMS[:3] and e["from"] not in PREFERRED_ROOMS[:3]]
+            useful = [e for e in by_kind["move"] if e["from"] in self.MOVE_FROM and e["to"] in self.MOVE_TO]
             if useful:
                 self.moves_this_turn += 1
                 return self.rng.choice(useful)
         if "room" in by_kind:
             rooms = {e["room"]: e for e in by_kind["room"]}
-            for room in self.rng.sample(PREFERRED_ROOMS, len(PREFERRED_ROOMS)):
-                if room in rooms:
-                    return rooms[room]
+            if view["stage"] == "SETUP":
+                wanted = self.SETUP[self.placed % len(self.SETUP)]
+                self.placed += 1
+                if wanted in rooms:
+                    return rooms[wanted]
             return by_kind["room"][0]
         for kind in ("end", "continue", "decline"):
             if kind in by_kind:

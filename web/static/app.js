@@ -16,6 +16,7 @@ const state = {
   view: null,            // the live view of that seat
   selectedFrom: null,    // a room picked as the source of a stairway move
   review: null,          // {ply, view} while stepping through positions, else null
+  fromRecord: false,     // the game came from a loaded record (it can be analysed at once)
   analysis: null,        // the last finished analysis of this game
   socket: null,
   busy: false,
@@ -66,7 +67,6 @@ function onSocketMessage(message) {
   if (message.type === "view") {
     const view = message.view;
     if (!state.view || view.game !== state.gameId || view.seat !== state.seat) return;
-    if (view.ply < state.view.ply && !view.over) return;     // an older view overtaken by an answer
     receiveView(view);
   } else if (message.type === "info") {
     state.info = message;
@@ -88,8 +88,9 @@ function onSocketMessage(message) {
   }
 }
 
-function startGame(gameId, view) {
+function startGame(gameId, view, { fromRecord = false } = {}) {
   state.gameId = gameId;
+  state.fromRecord = fromRecord;
   state.seat = view.seat;
   state.view = null;
   state.review = null;
@@ -110,7 +111,12 @@ function startGame(gameId, view) {
 
 // A new view of the page's seat: shown at once, unless the next decision belongs to
 // another person at this screen (then the pass-the-device screen comes first).
-function receiveView(view) {
+// Views come both as answers and over the socket, and an answer can arrive after the
+// socket has already shown later positions (engine moves): a view older than the one shown
+// is dropped, except after a take-back (`rewound`).
+function receiveView(view, { rewound = false } = {}) {
+  const shown = state.view;
+  if (!rewound && shown && shown.game === view.game && shown.seat === view.seat && view.ply < shown.ply) return;
   const turnChanged = !state.view || state.view.ply !== view.ply;
   state.view = view;
   if (turnChanged) {
@@ -158,8 +164,7 @@ async function undo() {
     const view = await api.undo(state.gameId, state.seat);
     state.hints = null;
     state.selectedFrom = null;
-    state.view = null;
-    receiveView(view);
+    receiveView(view, { rewound: true });
   });
 }
 
@@ -424,7 +429,7 @@ function render() {
   $("review-back").hidden = !reviewing;
   $("undo-button").disabled = reviewing || !view.can_undo;
   $("hint-button").disabled = reviewing || !view.legal.length;
-  $("analyse-button").disabled = !view.over;
+  $("analyse-button").disabled = !(view.over || state.fromRecord);
   const save = $("save-button");
   save.href = api.recordUrl(state.gameId);
   save.classList.remove("disabled");
@@ -540,7 +545,7 @@ async function loadRecord(file) {
         file: file.name, size: file.size, limit: state.meta.limits.max_upload_bytes }));
     }
     const answer = await api.load(await file.text());
-    startGame(answer.game, answer.view);
+    startGame(answer.game, answer.view, { fromRecord: true });
     const view = answer.view;
     if (!view.over && humanSeat(view, view.to_move)) await loadSeat(view.to_move);
   });
@@ -630,6 +635,7 @@ window.palaisPage = {
   seat: () => state.seat,
   reviewing: () => Boolean(state.review),
   shownPly: () => (state.review ? state.review.ply : state.view && state.view.ply),
+  shownView: () => (state.review ? state.review.view : state.view),
   infoSeen: () => state.infoCount,
 };
 

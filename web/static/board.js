@@ -26,6 +26,16 @@ function el(name, attrs = {}, parent = null, text = null) {
   return node;
 }
 
+// Squeezes a text into `width` user units when it is longer (a long translation, a long
+// name): the glyphs are narrowed rather than cut off or spilled over the next cell.
+function fit(node, width) {
+  if (node.getComputedTextLength && node.getComputedTextLength() > width) {
+    node.setAttribute("textLength", width);
+    node.setAttribute("lengthAdjust", "spacingAndGlyphs");
+  }
+  return node;
+}
+
 // What can be clicked in a view, by place: rooms, move sources and destinations, squares
 // and cards, each mapped to the legal entry (or entries) it stands for.
 export function targetsOf(legal, selectedFrom) {
@@ -107,7 +117,7 @@ export class Board {
       const roomIndex = ROOMS.indexOf(room);
       const g = el("g", { class: `room room-${room.toLowerCase()}`, "data-room": room }, group);
       el("rect", { x: x + 2, y: y + 2, width: CASTLE.w - 4, height: CASTLE.h - 4, rx: 6, class: "cell" }, g);
-      el("text", { x: x + CASTLE.w / 2, y: y + 20, class: "room-name", "text-anchor": "middle" }, g, t(room));
+      fit(el("text", { x: x + CASTLE.w / 2, y: y + 20, class: "room-name", "text-anchor": "middle" }, g, t(room)), CASTLE.w - 12);
       el("title", {}, g, t(room));
       // Each seat present: its letter on its colour and the count; two rows when crowded.
       const present = view.rooms.map((counts, seatIndex) => [seatIndex, counts[roomIndex]]).filter(([, n]) => n > 0);
@@ -159,8 +169,8 @@ export class Board {
         el("text", { x: x + c - 5, y: y + 16, class: "vp", "text-anchor": "end" }, g, `${tile.vp}`);
         el("text", { x: x + c - 5, y: y + 25, class: "vp-label", "text-anchor": "end" }, g, t("VP"));
         if (tile.privilege && tile.privilege !== "NONE") {
-          el("text", { x: x + c / 2, y: y + 38, class: "privilege", "text-anchor": "middle" }, g,
-            privilegeText(tile));
+          fit(el("text", { x: x + c / 2, y: y + 38, class: "privilege", "text-anchor": "middle" }, g,
+            privilegeText(tile)), c - 8);
         }
         drawCost(g, x + 5, y + c - 16, tile);
         el("title", {}, g, tileDescription(tile, place.square));
@@ -193,17 +203,16 @@ export class Board {
       el("rect", { x, y, width: 8, height: h, rx: 3, fill: SEAT_COLOURS[seatIndex] }, g);
       drawServant(g, x + 24, y + 16, seatIndex, 10);
       const name = view.names[seatIndex] || tf("Seat {n}", { n: player.seat });
-      const kind = view.kinds[seatIndex] === "human" ? t("person") : view.kinds[seatIndex];
-      let heading = `${name} (${kind})`;
+      let heading = view.kinds[seatIndex] === "human" ? name : `${name} (${view.kinds[seatIndex]})`;
       if (view.seat === player.seat) heading += ` · ${t("you")}`;
-      el("text", { x: x + 40, y: y + 20, class: "panel-name" }, g, heading);
+      fit(el("text", { x: x + 40, y: y + 20, class: "panel-name" }, g, heading), PANELS.w - 150);
       const marks = [];
       if (view.thinking === player.seat) marks.push(t("thinking…"));
       else if (view.to_move === player.seat) marks.push(t("to move"));
-      el("text", { x: x + PANELS.w - 8, y: y + 20, class: "panel-vp", "text-anchor": "end" }, g,
-        `${view.scores[seatIndex]} ${t("VP")}${marks.length ? " · " + marks.join(" ") : ""}`);
+      fit(el("text", { x: x + PANELS.w - 8, y: y + 20, class: "panel-vp", "text-anchor": "end" }, g,
+        `${view.scores[seatIndex]} ${t("VP")}${marks.length ? " · " + marks.join(" ") : ""}`), 140);
       let line = y + 38;
-      const row = (text) => { el("text", { x: x + 16, y: line, class: "panel-text" }, g, text); line += 15; };
+      const row = (text) => { fit(el("text", { x: x + 16, y: line, class: "panel-text" }, g, text), PANELS.w - 24); line += 15; };
       row(`${t("Gold")} ${player.gold} · ${t("Play area")} ${player.area} · ${t("Supply")} ${player.supply} · ${t("Honours")} ${player.honours}`);
       row(`${t("Seals")}: ${t("turquoise")} ${player.seals.turquoise} · ${t("violet")} ${player.seals.violet}`);
       const nobles = player.nobles || [];
@@ -220,11 +229,14 @@ export class Board {
           let cy = line + 4;
           for (const card of held) {
             const label = `${t(card)} ×${player.hand[card]}`;
-            const w = Math.max(62, label.length * 6.4 + 12);
-            if (cx + w > x + PANELS.w - 6) { cx = x + 16; cy += 22; }
             const cardGroup = el("g", { class: "card", "data-card": card }, g);
-            el("rect", { x: cx, y: cy, width: w, height: 19, rx: 3, class: "card-box" }, cardGroup);
-            el("text", { x: cx + 6, y: cy + 14, class: "card-text" }, cardGroup, label);
+            const text = el("text", { class: "card-text" }, cardGroup, label);
+            const w = Math.min(PANELS.w - 24, Math.max(50, (text.getComputedTextLength ? text.getComputedTextLength() : label.length * 6.4) + 12));
+            if (cx + w > x + PANELS.w - 6) { cx = x + 16; cy += 22; }
+            text.setAttribute("x", cx + 6);
+            text.setAttribute("y", cy + 14);
+            fit(text, w - 12);
+            cardGroup.insertBefore(el("rect", { x: cx, y: cy, width: w, height: 19, rx: 3, class: "card-box" }), text);
             this.cardCentres[card] = { x: cx + w / 2, y: cy + 10 };
             if (targets.cards.has(card) && seatIndex === view.seat - 1) {
               const entry = targets.cards.get(card);

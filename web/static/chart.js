@@ -63,7 +63,8 @@ export function drawChart(svg, analysis, nPlayers, plyAfter, onPick) {
     const g = el("g", { class: "chart-point", tabindex: "0", role: "button", "data-index": i, "data-ply": plyAfter(i) }, svg);
     const label = tf("Round {round}, seat {letter}: {tokens}", { round: turn.round, letter: SEAT_LETTERS[seat], tokens: turn.tokens });
     const markText = turn.mark === "blunder" ? t("blunder") : turn.mark === "mistake" ? t("mistake") : "";
-    el("title", {}, g, markText ? `${label} (${markText}; ${t("best")}: ${turn.best})` : label);
+    const best = turn.best && turn.best !== turn.tokens ? ` (${markText ? `${markText}; ` : ""}${t("best")}: ${turn.best})` : markText ? ` (${markText})` : "";
+    el("title", {}, g, label + best);
     el("circle", { cx: x, cy: y, r: 7, class: "chart-hit" }, g);
     el("circle", { cx: x, cy: y, r: turn.mark ? 5 : 2.5, fill: SEAT_COLOURS[seat], class: turn.mark ? `chart-mark ${turn.mark}` : "chart-dot" }, g);
     if (turn.mark) {
