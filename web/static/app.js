@@ -112,11 +112,11 @@ function startGame(gameId, view, { fromRecord = false } = {}) {
 // A new view of the page's seat: shown at once, unless the next decision belongs to
 // another person at this screen (then the pass-the-device screen comes first).
 // Views come both as answers and over the socket, and an answer can arrive after the
-// socket has already shown later positions (engine moves): a view older than the one shown
-// is dropped, except after a take-back (`rewound`).
-function receiveView(view, { rewound = false } = {}) {
+// socket has already shown later changes (engine moves): a view older than the one shown
+// (a lower `version`, the game's count of changes) is dropped.
+function receiveView(view) {
   const shown = state.view;
-  if (!rewound && shown && shown.game === view.game && shown.seat === view.seat && view.ply < shown.ply) return;
+  if (shown && shown.game === view.game && shown.seat === view.seat && view.version < shown.version) return;
   const turnChanged = !state.view || state.view.ply !== view.ply;
   state.view = view;
   if (turnChanged) {
@@ -164,7 +164,7 @@ async function undo() {
     const view = await api.undo(state.gameId, state.seat);
     state.hints = null;
     state.selectedFrom = null;
-    receiveView(view, { rewound: true });
+    receiveView(view);
   });
 }
 
