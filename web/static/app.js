@@ -399,6 +399,26 @@ function renderEngineInfo() {
 
 let renderCount = 0;
 
+// Keyboard play: the board is drawn anew after each action, so the focus is carried over to
+// the same place (room, square, card or button) when it is still a target, else to the
+// first target, so Tab and Enter can go on from where they were.
+const FOCUS_KEYS = ["room", "square", "card", "from", "token"];
+
+function focusKey() {
+  const active = document.activeElement;
+  if (!active || !(active.closest && active.closest("#board, #actions"))) return null;
+  for (const key of FOCUS_KEYS) if (active.dataset && active.dataset[key]) return [key, active.dataset[key]];
+  return ["", ""];
+}
+
+function restoreFocus(key) {
+  if (!key) return;
+  const [name, value] = key;
+  const same = name ? document.querySelector(`#board .target[data-${name}="${CSS.escape(value)}"], #actions [data-${name}="${CSS.escape(value)}"]`) : null;
+  const target = same || document.querySelector("#board .target, #actions button");
+  if (target) target.focus();
+}
+
 function render() {
   renderCount += 1;
   document.body.dataset.renders = String(renderCount);
@@ -417,6 +437,7 @@ function render() {
   if (!view) return;
   const shown = state.review ? state.review.view : view;
   const waiting = Boolean(state.waitingForSeat);
+  const focused = focusKey();
   board.render(shown, { selectedFrom: state.selectedFrom, interactive: !state.review && !waiting });
   $("status").textContent = state.review ? reviewPrompt(shown) : promptFor(view);
   renderActions(view);
@@ -435,6 +456,7 @@ function render() {
   save.classList.remove("disabled");
   save.setAttribute("aria-disabled", "false");
   if (state.analysis) renderChart();
+  if (!waiting) restoreFocus(focused);
 }
 
 // ---- the new-game dialog ----------------------------------------------------------------
