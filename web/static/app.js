@@ -18,6 +18,7 @@ const state = {
   review: null,          // {ply, view} while stepping through positions, else null
   fromRecord: false,     // the game came from a loaded record (it can be analysed at once)
   analysis: null,        // the last finished analysis of this game
+  analysing: false,      // an analysis asked for and not yet finished
   socket: null,
   busy: false,
   hints: null,
@@ -75,6 +76,7 @@ function onSocketMessage(message) {
   } else if (message.type === "analysis") {
     if (message.result) {
       state.analysis = message.result;
+      state.analysing = false;
       $("analysis-progress").hidden = true;
       renderChart();
     } else {
@@ -95,6 +97,7 @@ function startGame(gameId, view, { fromRecord = false } = {}) {
   state.view = null;
   state.review = null;
   state.analysis = null;
+  state.analysing = false;
   state.hints = null;
   state.info = null;
   state.waitingForSeat = 0;
@@ -229,7 +232,14 @@ async function analyse() {
     progress.hidden = false;
     progress.value = 0;
     $("review").hidden = false;
-    await api.analyse(state.gameId, language());
+    state.analysing = true;
+    try {
+      await api.analyse(state.gameId, language());
+    } catch (error) {
+      state.analysing = false;
+      progress.hidden = true;
+      throw error;
+    }
   });
 }
 
@@ -445,12 +455,12 @@ function render() {
   renderHints();
   renderEngineInfo();
   const reviewing = Boolean(state.review);
-  $("review").hidden = !(reviewing || state.analysis || view.over);
+  $("review").hidden = !(reviewing || state.analysis || state.analysing || view.over);
   $("review-position").textContent = reviewing ? tf("Position after {n} actions", { n: state.review.ply }) : "";
   $("review-back").hidden = !reviewing;
   $("undo-button").disabled = reviewing || !view.can_undo;
   $("hint-button").disabled = reviewing || !view.legal.length;
-  $("analyse-button").disabled = !(view.over || state.fromRecord);
+  $("analyse-button").disabled = state.analysing || !(view.over || state.fromRecord);
   const save = $("save-button");
   save.href = api.recordUrl(state.gameId);
   save.classList.remove("disabled");
