@@ -123,7 +123,7 @@ export class Board {
       const present = view.rooms.map((counts, seatIndex) => [seatIndex, counts[roomIndex]]).filter(([, n]) => n > 0);
       present.forEach(([seatIndex, n], k) => {
         const perRow = present.length > 3 ? 2 : 3;
-        const chipX = x + 8 + (k % perRow) * 42;
+        const chipX = x + 5 + (k % perRow) * 45;
         const chipY = present.length > 3 ? y + 40 + Math.floor(k / perRow) * 22 : y + 50;
         drawServant(g, chipX + 9, chipY, seatIndex);
         el("text", { x: chipX + 21, y: chipY + 5, class: "count" }, g, `×${n}`);
