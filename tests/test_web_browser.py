@@ -113,7 +113,10 @@ def test_two_player_game_against_random_by_clicking(tmp_path):
             if not done["undo"] and view["can_undo"] and view["stage"] == "MOVES":
                 done["undo"] = True
                 ply = view["ply"]
-                driver.click_and_wait("#undo-button")
+                assert page.is_enabled("#undo-button")
+                before = driver.renders()
+                page.keyboard.press("u")         # the undo button's key
+                driver.wait_redrawn(before)
                 assert driver.view()["ply"] < ply
                 driver.shot("undo")
                 return True
@@ -174,7 +177,16 @@ def test_pass_the_device_between_two_people(tmp_path):
         driver = PageDriver(page, shots)
         page.goto(url)
         new_game(driver, ["human", "human"], seed=2)
-        for room in ("MINT", "KING", "OFFICE", "MADAME", "BACKDOOR"):
+        # The keyboard alone: a target takes the focus and Enter chooses it; the redrawn
+        # board keeps the focus there, so Enter again places a second servant.
+        assert driver.wait_for_decision_or_end() == "decide"
+        page.focus('#board [data-token="MINT"]')
+        for placed in (1, 2):
+            before = driver.renders()
+            page.keyboard.press("Enter")
+            driver.wait_redrawn(before)
+            assert driver.view()["rooms"][0][3] == placed          # seat 1's servants in the MINT
+        for room in ("KING", "OFFICE", "MADAME"):
             assert driver.wait_for_decision_or_end() == "decide"
             driver.choose(room)
         assert driver.wait_for_decision_or_end() == "pass"
@@ -188,6 +200,14 @@ def test_pass_the_device_between_two_people(tmp_path):
         assert view["seat"] == 2 and view["to_move"] == 2 and view["legal"]
         assert view["players"][0]["hand"] is None and view["players"][1]["hand"] is not None
         driver.shot("seat-2")
+        # The language switch: French at once, and still French after a reload.
+        page.select_option("#language-select", "fr")
+        page.wait_for_function("document.getElementById('new-game-button').textContent === 'Nouvelle partie'")
+        page.reload()
+        page.wait_for_function("window.palaisPage.view() !== null && document.body.dataset.ready === '1'")
+        assert page.inner_text("#new-game-button") == "Nouvelle partie"
+        assert page.is_visible('#board [data-room="MINT"] >> text="Hôtel de la monnaie"')
+        driver.shot("french")
         assert not driver.errors, driver.errors
 
 

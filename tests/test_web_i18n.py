@@ -64,11 +64,11 @@ def test_fr_and_zh_translate_every_msgid_of_both_catalogs():
 
 @pytest.fixture
 def scratch_catalogs(tmp_path, monkeypatch):
-    """Copies of both catalogs and an empty web/static, where the check and update run."""
+    """Copies of both catalogs and of web/static, where the check and update run."""
     game, page, static = tmp_path / "game", tmp_path / "page", tmp_path / "static"
     shutil.copytree(play.i18n.LOCALE_DIR, game)
     shutil.copytree(web.i18n.PAGE_LOCALE_DIR, page)
-    static.mkdir()
+    shutil.copytree(web.i18n.STATIC_DIR, static)
     monkeypatch.setattr(web.i18n, "GAME_LOCALE_DIR", game)
     monkeypatch.setattr(web.i18n, "PAGE_LOCALE_DIR", page)
     monkeypatch.setattr(web.i18n, "STATIC_DIR", static)
@@ -83,14 +83,15 @@ def _edit(path, old, new):
 
 def test_the_check_finds_a_new_page_string_and_update_adds_it_untranslated(scratch_catalogs):
     _game, page, static = scratch_catalogs
-    (static / "app.js").write_text(
+    (static / "extra.js").write_text(
         'import { t } from "./i18n.js";\n'
         'export const title = (v) => `${t("Brand new string")}: ${v}`;\n'
         'const room = t("MINT"), stage = t("stage:MOVES");\n', encoding="utf-8")
-    assert check() == [f"page catalogs, {lang}: 'Brand new string' used at app.js:2 is missing"
+    assert check() == [f"page catalogs, {lang}: 'Brand new string' used at extra.js:2 is missing"
                        for lang in LANGUAGES]
     # The game's names and stages are found in the game's catalog: only the new one is added.
-    assert update() == [f"page catalog, {lang}: 'Brand new string'" for lang in LANGUAGES]
+    assert update() == [f"added to the page catalog, {lang}: 'Brand new string'"
+                        for lang in LANGUAGES]
     assert check() == ["page catalog, fr: 'Brand new string' is not translated",
                        "page catalog, zh: 'Brand new string' is not translated"]
     for lang, text in (("fr", "Chaîne toute neuve"), ("zh", "全新字符串")):
@@ -98,6 +99,12 @@ def test_the_check_finds_a_new_page_string_and_update_adds_it_untranslated(scrat
               f'msgid "Brand new string"\nmsgstr "{text}"')
     assert check() == []
     assert update() == []
+    # The page drops the string again: the check names it, update removes it.
+    (static / "extra.js").unlink()
+    assert check() == ["page catalog: 'Brand new string' is not used by the page"]
+    assert update() == [f"removed from the page catalog, {lang}: 'Brand new string'"
+                        for lang in LANGUAGES]
+    assert check() == []
 
 
 def test_the_check_finds_a_wrong_placeholder_an_empty_plural_and_a_broken_file(scratch_catalogs):
@@ -125,6 +132,17 @@ def test_a_game_msgid_missing_or_unused_is_named(scratch_catalogs):
     assert "game catalog: 'wins ties' is not used by the code" in problems
 
 
+def test_the_command_line_check_exits_1_on_a_problem(scratch_catalogs, capsys):
+    _game, page, _static = scratch_catalogs
+    assert web.i18n.main(["check"]) == 0
+    assert capsys.readouterr().out == "catalogs ok\n"
+    _edit(catalog_path("zh", page), 'msgstr "新游戏"', 'msgstr ""')
+    assert web.i18n.main(["check"]) == 1
+    assert capsys.readouterr().out == ("page catalog, zh: 'New game' is not translated\n"
+                                       "1 problem(s) in the catalogs\n")
+    assert web.i18n.main([]) == 2 and "usage" in capsys.readouterr().err
+
+
 def test_placeholders_reads_format_fields():
     assert placeholders("{n} in {room} ({use})") == {"n", "room", "use"}
     assert placeholders("no change") == set()
@@ -139,7 +157,9 @@ def test_page_strings_are_extracted_from_modern_javascript(tmp_path):
         "  label(n) { return `${t(\"Seat {n}\").replace(\"{n}\", n)} / ${t('Gold')}`; }\n"
         "  draw = async (v) => { const re = /a\"b/g; return [t(\"Undo\"), t(v.room)]; };\n"
         "}\n", encoding="utf-8")
-    assert set(page_msgids(tmp_path)) == {(None, "Seat {n}"), (None, "Gold"), (None, "Undo")}
+    variables = {(None, msgid) for msgid in web.i18n.PAGE_VARIABLE_MSGIDS}
+    assert set(page_msgids(tmp_path)) - variables == {
+        (None, "Seat {n}"), (None, "Gold"), (None, "Undo")}
 
 
 # ------------------------------------------------------------------------- page's table

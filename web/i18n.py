@@ -18,9 +18,10 @@ unless en's catalog gives a label (stage codes do: "stage:WINDOW1" -> "Cards bef
 `python -m web.i18n check` extracts the msgids the code uses (play/explain.py with Babel's
 Python extractor, web/static/*.js with its JavaScript one, keywords `t` and `tf`, and the
 data-i18n attributes of web/static/*.html), and says what is
-missing, untranslated or inconsistent; `python -m web.i18n update` adds the missing msgids to
-every catalog, untranslated, for a translator to fill in. Notation tokens (MINT-KING, c4,
-!GOLD) are never msgids: the page shows them as they are.
+missing, unused, untranslated or inconsistent; `python -m web.i18n update` adds the missing
+msgids to every catalog, untranslated, for a translator to fill in, and removes the unused
+ones. Notation tokens (MINT-KING, c4, !GOLD) are never msgids: the page shows them as they
+are.
 """
 
 from __future__ import annotations
@@ -48,6 +49,9 @@ PYTHON_KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None,
                    "N_plural": (1, 2), "pgettext": ((1, "c"), 2), "npgettext": ((1, "c"), 2, 3)}
 PAGE_KEYWORDS = {"t": None, "tf": None}     # t("English"), tf("Seat {n}", {n: 2})
 PAGE_ATTRIBUTES = ("data-i18n", "data-i18n-title")
+# Strings the page translates through a variable, t(BUTTON_TEXT[kind]) in app.js, which no
+# extraction can see: keep this list as that table is.
+PAGE_VARIABLE_MSGIDS = ("Take the bonus", "Decline", "Continue")
 MAX_ACCEPT_LANGUAGE = 4096          # characters of an Accept-Language header looked at
 
 
@@ -148,12 +152,13 @@ class _I18nAttributes(HTMLParser):
 def page_msgids(static_dir: Path | None = None) -> dict:
     """The msgids the page uses: every t("...") and tf("...", {...}) in web/static/**/*.js
     (calls inside `${...}` of template literals too), and every data-i18n and
-    data-i18n-title attribute in web/static/**/*.html. A t(variable) cannot be seen: its
-    values must be in a catalog by other means (the game's names are)."""
+    data-i18n-title attribute in web/static/**/*.html; with a page, PAGE_VARIABLE_MSGIDS too.
+    A t(variable) cannot be seen: the game's names are in the game's catalog by their codes."""
     static_dir = Path(static_dir or STATIC_DIR)
     if not static_dir.is_dir():
         return {}
-    found = _extract("javascript", sorted(static_dir.rglob("*.js")), PAGE_KEYWORDS,
+    found = {(None, msgid): "app.js (through a variable)" for msgid in PAGE_VARIABLE_MSGIDS}
+    found |= _extract("javascript", sorted(static_dir.rglob("*.js")), PAGE_KEYWORDS,
                      {"parse_template_string": True})
     for path in sorted(static_dir.rglob("*.html")):
         parser = _I18nAttributes()
@@ -207,8 +212,8 @@ def check() -> list:
     """Every problem with the catalogs, one line each (none: all is well):
     - a msgid the game's code uses (play/explain.py, the game's names) missing from the game's
       catalog, or an entry there that the code no longer uses;
-    - a t("...") of the page found in neither catalog (the page may use the game's names;
-      the page's catalog may hold strings ahead of the page);
+    - a t("...") of the page found in neither catalog (the page may use the game's names),
+      or an entry of the page's catalog that the page no longer uses;
     - en, fr and zh of a catalog not holding the same msgids; a msgid in both catalogs;
     - an fr or zh entry untranslated, fuzzy, or with other {placeholders} than its msgid."""
     problems = []
@@ -229,6 +234,8 @@ def check() -> list:
             english = (set(game), set(page))
             problems += [f"game catalog: {key[1]!r} is not used by the code"
                          for key in game if key not in game_used]
+            problems += [f"page catalog: {key[1]!r} is not used by the page"
+                         for key in page if key not in page_used]
             continue
         for name, entries, en_keys in (("game", game, english[0]), ("page", page, english[1])):
             for key in sorted(entries.keys() ^ en_keys, key=str):
@@ -239,11 +246,12 @@ def check() -> list:
 
 
 def update() -> list:
-    """Adds every msgid the code uses and no catalog holds to en, fr and zh (untranslated, for
-    a translator): the game's to the game's catalog, the page's to the page's; creates a
-    missing catalog. Changes nothing else. Returns the lines added."""
+    """Brings the catalogs in line with the code: adds every msgid the code uses and no
+    catalog holds to en, fr and zh (untranslated, for a translator), the game's to the game's
+    catalog and the page's to the page's, and removes the entries the code no longer uses;
+    creates a missing catalog. Returns one line per change."""
     from babel.messages.catalog import Catalog
-    added = []
+    changes = []
     game_used, page_used = game_msgids(), page_msgids()
     for lang in LANGUAGES:
         catalogs = {}
@@ -257,13 +265,17 @@ def update() -> list:
             have = {(m.context, m.id) for m in catalog if m.id}
             missing = [key for key in used if (_key_of(*key) not in known if name == "page"
                                                else key not in have)]
+            unused = [key for key in have if key not in used]
             for context, msgid in missing:
                 catalog.add(msgid, "" if isinstance(msgid, str) else ("",) * catalog.num_plurals,
                             context=context)
-                added.append(f"{name} catalog, {lang}: {msgid!r}")
-            if missing or not path.exists():
+                changes.append(f"added to the {name} catalog, {lang}: {msgid!r}")
+            for context, msgid in unused:
+                catalog.delete(msgid, context=context)
+                changes.append(f"removed from the {name} catalog, {lang}: {msgid!r}")
+            if missing or unused or not path.exists():
                 write_catalog(path, catalog)
-    return added
+    return changes
 
 
 def write_catalog(path: Path, catalog) -> None:
@@ -288,7 +300,7 @@ def main(argv=None) -> int:
         return 1 if problems else 0
     if args == ["update"]:
         for line in update():
-            print("added", line)
+            print(line)
         return 0
     print("usage: python -m web.i18n check|update", file=sys.stderr)
     return 2

@@ -18,6 +18,7 @@ const state = {
   review: null,          // {ply, view} while stepping through positions, else null
   fromRecord: false,     // the game came from a loaded record (it can be analysed at once)
   analysis: null,        // the last finished analysis of this game
+  analysing: false,      // an analysis asked for and not yet finished
   socket: null,
   busy: false,
   hints: null,
@@ -75,6 +76,7 @@ function onSocketMessage(message) {
   } else if (message.type === "analysis") {
     if (message.result) {
       state.analysis = message.result;
+      state.analysing = false;
       $("analysis-progress").hidden = true;
       renderChart();
     } else {
@@ -95,10 +97,11 @@ function startGame(gameId, view, { fromRecord = false } = {}) {
   state.view = null;
   state.review = null;
   state.analysis = null;
+  state.analysing = false;
   state.hints = null;
   state.info = null;
   state.waitingForSeat = 0;
-  $("chart").hidden = true;
+  $("chart").toggleAttribute("hidden", true);     // an SVG element has no .hidden
   history.replaceState(null, "", `#game=${encodeURIComponent(gameId)}&seat=${view.seat}`);
   connect(gameId, view.seat);
   receiveView(view);
@@ -112,11 +115,11 @@ function startGame(gameId, view, { fromRecord = false } = {}) {
 // A new view of the page's seat: shown at once, unless the next decision belongs to
 // another person at this screen (then the pass-the-device screen comes first).
 // Views come both as answers and over the socket, and an answer can arrive after the
-// socket has already shown later positions (engine moves): a view older than the one shown
-// is dropped, except after a take-back (`rewound`).
-function receiveView(view, { rewound = false } = {}) {
+// socket has already shown later changes (engine moves): a view older than the one shown
+// (a lower `version`, the game's count of changes) is dropped.
+function receiveView(view) {
   const shown = state.view;
-  if (!rewound && shown && shown.game === view.game && shown.seat === view.seat && view.ply < shown.ply) return;
+  if (shown && shown.game === view.game && shown.seat === view.seat && view.version < shown.version) return;
   const turnChanged = !state.view || state.view.ply !== view.ply;
   state.view = view;
   if (turnChanged) {
@@ -164,7 +167,7 @@ async function undo() {
     const view = await api.undo(state.gameId, state.seat);
     state.hints = null;
     state.selectedFrom = null;
-    receiveView(view, { rewound: true });
+    receiveView(view);
   });
 }
 
@@ -229,19 +232,26 @@ async function analyse() {
     progress.hidden = false;
     progress.value = 0;
     $("review").hidden = false;
-    await api.analyse(state.gameId, language());
+    state.analysing = true;
+    try {
+      await api.analyse(state.gameId, language());
+    } catch (error) {
+      state.analysing = false;
+      progress.hidden = true;
+      throw error;
+    }
   });
 }
 
 function renderChart() {
   const chart = $("chart");
   if (!state.analysis || !state.view) {
-    chart.hidden = true;
+    chart.toggleAttribute("hidden", true);
     return;
   }
   const turns = state.analysis.turns || [];
   const plyAfter = (i) => (i + 1 < turns.length ? turns[i + 1].ply : state.view.ply);   // after turn i
-  chart.hidden = false;
+  chart.toggleAttribute("hidden", false);
   $("review").hidden = false;
   drawChart(chart, state.analysis, state.view.n_players, plyAfter, (ply) => showPosition(ply));
 }
@@ -399,6 +409,26 @@ function renderEngineInfo() {
 
 let renderCount = 0;
 
+// Keyboard play: the board is drawn anew after each action, so the focus is carried over to
+// the same place (room, square, card or button) when it is still a target, else to the
+// first target, so Tab and Enter can go on from where they were.
+const FOCUS_KEYS = ["room", "square", "card", "from", "token"];
+
+function focusKey() {
+  const active = document.activeElement;
+  if (!active || !(active.closest && active.closest("#board, #actions"))) return null;
+  for (const key of FOCUS_KEYS) if (active.dataset && active.dataset[key]) return [key, active.dataset[key]];
+  return ["", ""];
+}
+
+function restoreFocus(key) {
+  if (!key) return;
+  const [name, value] = key;
+  const same = name ? document.querySelector(`#board .target[data-${name}="${CSS.escape(value)}"], #actions [data-${name}="${CSS.escape(value)}"]`) : null;
+  const target = same || document.querySelector("#board .target, #actions button");
+  if (target) target.focus();
+}
+
 function render() {
   renderCount += 1;
   document.body.dataset.renders = String(renderCount);
@@ -417,6 +447,7 @@ function render() {
   if (!view) return;
   const shown = state.review ? state.review.view : view;
   const waiting = Boolean(state.waitingForSeat);
+  const focused = focusKey();
   board.render(shown, { selectedFrom: state.selectedFrom, interactive: !state.review && !waiting });
   $("status").textContent = state.review ? reviewPrompt(shown) : promptFor(view);
   renderActions(view);
@@ -424,17 +455,18 @@ function render() {
   renderHints();
   renderEngineInfo();
   const reviewing = Boolean(state.review);
-  $("review").hidden = !(reviewing || state.analysis || view.over);
+  $("review").hidden = !(reviewing || state.analysis || state.analysing || view.over);
   $("review-position").textContent = reviewing ? tf("Position after {n} actions", { n: state.review.ply }) : "";
   $("review-back").hidden = !reviewing;
   $("undo-button").disabled = reviewing || !view.can_undo;
   $("hint-button").disabled = reviewing || !view.legal.length;
-  $("analyse-button").disabled = !(view.over || state.fromRecord);
+  $("analyse-button").disabled = state.analysing || !(view.over || state.fromRecord);
   const save = $("save-button");
   save.href = api.recordUrl(state.gameId);
   save.classList.remove("disabled");
   save.setAttribute("aria-disabled", "false");
   if (state.analysis) renderChart();
+  if (!waiting) restoreFocus(focused);
 }
 
 // ---- the new-game dialog ----------------------------------------------------------------

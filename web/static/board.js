@@ -123,7 +123,7 @@ export class Board {
       const present = view.rooms.map((counts, seatIndex) => [seatIndex, counts[roomIndex]]).filter(([, n]) => n > 0);
       present.forEach(([seatIndex, n], k) => {
         const perRow = present.length > 3 ? 2 : 3;
-        const chipX = x + 12 + (k % perRow) * 44;
+        const chipX = x + 5 + (k % perRow) * 45;
         const chipY = present.length > 3 ? y + 40 + Math.floor(k / perRow) * 22 : y + 50;
         drawServant(g, chipX + 9, chipY, seatIndex);
         el("text", { x: chipX + 21, y: chipY + 5, class: "count" }, g, `×${n}`);
@@ -215,10 +215,38 @@ export class Board {
       const row = (text) => { fit(el("text", { x: x + 16, y: line, class: "panel-text" }, g, text), PANELS.w - 24); line += 15; };
       row(`${t("Gold")} ${player.gold} · ${t("Play area")} ${player.area} · ${t("Supply")} ${player.supply} · ${t("Honours")} ${player.honours}`);
       row(`${t("Seals")}: ${t("turquoise")} ${player.seals.turquoise} · ${t("violet")} ${player.seals.violet}`);
+      // A list that does not fit one line goes on over the next ones (as many as the
+      // panel has room for; the last is narrowed if need be).
+      const wrapped = (label, items, separator, reserve) => {
+        if (!items.length) { row(`${label}: —`); return; }
+        let text = el("text", { x: x + 16, y: line, class: "panel-text" }, g, `${label}:`);
+        let count = 0;
+        for (const item of items) {
+          const before = text.textContent;
+          text.textContent = `${before}${count ? separator : " "}${item}`;
+          const room = line + 15 <= y + h - reserve;
+          if (count && room && text.getComputedTextLength && text.getComputedTextLength() > PANELS.w - 24) {
+            text.textContent = before;
+            line += 15;
+            text = el("text", { x: x + 24, y: line, class: "panel-text" }, g, item);
+          }
+          count += 1;
+        }
+        fit(text, PANELS.w - 24 - (text.getAttribute("x") - x - 16));
+        line += 15;
+      };
       const nobles = player.nobles || [];
-      const privileges = nobles.filter((tile) => tile.privilege && tile.privilege !== "NONE").map(privilegeText);
-      row(`${t("Nobles")}: ${nobles.length ? nobles.map((tile) => `#${tile.number}`).join(" ") : "—"}`);
-      if (h >= 120 || privileges.length) row(`${t("Privileges")}: ${privileges.length ? privileges.join(", ") : "—"}`);
+      const privilegeCounts = new Map();
+      for (const tile of nobles) {
+        if (tile.privilege && tile.privilege !== "NONE") {
+          const name = privilegeText(tile);
+          privilegeCounts.set(name, (privilegeCounts.get(name) || 0) + 1);
+        }
+      }
+      const privileges = [...privilegeCounts].map(([name, n]) => (n > 1 ? `${name} ×${n}` : name));
+      const handRows = player.hand ? 40 : 15;
+      wrapped(t("Nobles"), nobles.map((tile) => `#${tile.number}`), " ", handRows + 15);
+      wrapped(t("Privileges"), privileges, ", ", handRows);
       if (player.hand) {
         const held = CARDS.filter((card) => player.hand[card] > 0);
         if (!held.length) {
