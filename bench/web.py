@@ -33,10 +33,11 @@ LIMIT_MS = 50.0
 SERVER = """
 import sys, uvicorn
 from web.app import create_app
+from web.cli import uvicorn_options
 from web.config import ServerConfig
 port, max_games = int(sys.argv[1]), int(sys.argv[2])
 config = ServerConfig(port=port, max_games=max_games)
-uvicorn.run(create_app(config), host="127.0.0.1", port=port, ws="websockets", log_level="warning")
+uvicorn.run(create_app(config), host="127.0.0.1", port=port, **uvicorn_options(config))
 """
 
 # One click on a target, timed in the page from the click to the end of the redraw that

@@ -38,6 +38,7 @@ def served(config=None):
     import uvicorn
 
     from web.app import create_app
+    from web.cli import uvicorn_options
     from web.config import ServerConfig
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -45,8 +46,8 @@ def served(config=None):
     port = sock.getsockname()[1]
     config = config or ServerConfig()
     config.port = port
-    server = uvicorn.Server(uvicorn.Config(create_app(config), ws="websockets", log_level="warning",
-                                           lifespan="on"))
+    server = uvicorn.Server(uvicorn.Config(create_app(config), lifespan="on",
+                                           **uvicorn_options(config)))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 60

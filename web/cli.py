@@ -70,9 +70,15 @@ def serve(host, port, open_browser, engine_texts, max_games):
         import threading
         import webbrowser
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-    uvicorn.run(create_app(config), host=host, port=port, ws=websocket_protocol(),
-                ws_max_size=config.max_message_bytes, log_level="warning",
-                timeout_graceful_shutdown=3)
+    uvicorn.run(create_app(config), host=host, port=port, timeout_graceful_shutdown=3,
+                **uvicorn_options(config))
+
+
+def uvicorn_options(config) -> dict:
+    """How uvicorn serves the app of `config`: `palais serve`, the browser tests and
+    bench/web.py all use these."""
+    return {"ws": websocket_protocol(), "ws_max_size": config.max_message_bytes,
+            "log_level": "warning"}
 
 
 def websocket_protocol() -> str:
