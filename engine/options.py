@@ -24,6 +24,22 @@ _INT_RANGES = {
 }
 
 
+# What each option means, in a line (for people choosing them: `palais serve`'s new-game form).
+OPTION_HELP = {
+    "round_cap": "the game ends, scored, after this round (a safeguard)",
+    "end_trigger_tiles": "the last round starts when at most this many tiles are left in the park",
+    "setup_on_gate": "setup step 7's 'any castle space' includes the GATE",
+    "room_fallback": "with an empty play area, the bonus or park servant comes from another room",
+    "hand_vp_cap": "end scoring: 1 VP per card still in hand, at most this many",
+    "honour_vp": "VP per HONOUR card played",
+}
+
+
+def int_range(name: str):
+    """(lowest, highest) allowed for an integer option, or None for a true/false one."""
+    return _INT_RANGES.get(name)
+
+
 @dataclass(frozen=True)
 class RuleOptions:
     """The rule options of one game; immutable and checked when made (ValueError if bad).

@@ -14,7 +14,9 @@ def plural(n: int, word: str, words: str | None = None) -> str:
     return f"{n} {words or word + 's'}"
 
 
-def and_list(items) -> str:
-    """"A", "A and B", "A, B and C"."""
+def and_list(items, comma: str = ", ", joined: str = "{items} and {last}") -> str:
+    """"A", "A and B", "A, B and C" (another language gives its own `comma` and `joined`)."""
     items = [str(x) for x in items]
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    if len(items) == 1:
+        return items[0]
+    return joined.format(items=comma.join(items[:-1]), last=items[-1])

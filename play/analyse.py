@@ -24,6 +24,7 @@ from search.mcts import MCTSSearch
 from search.params import SearchParams
 
 from .explain import explain
+from .i18n import check_language
 
 MISTAKE = 0.10
 BLUNDER = 0.20
@@ -42,6 +43,7 @@ class TurnAnalysis:
     verdict: str                # "", "mistake" or "blunder"
     win_after: list             # every seat's win probability after the played line
     explanation: str            # the played line in words
+    ply: int = 0                # the turn's first action's index in the game's actions
 
     def to_dict(self) -> dict:
         return {"turn": self.number, "round": self.round, "seat": self.seat + 1,
@@ -51,8 +53,9 @@ class TurnAnalysis:
                 "win_after": [round(w, 4) for w in self.win_after], "explanation": self.explanation}
 
 
-def split_turns(state, actions) -> list:
-    """[(start state, seat, decisions before the turn's first draw, all of the turn's actions)]."""
+def split_turns(state, actions, with_ply: bool = False) -> list:
+    """[(start state, seat, decisions before the turn's first draw, all of the turn's actions)],
+    each with the index of the turn's first action appended when `with_ply`."""
     turns = []
     state = state.copy()
     i = 0
@@ -61,7 +64,7 @@ def split_turns(state, actions) -> list:
             state.apply(actions[i])
             i += 1
             continue
-        seat, start = state.to_move, state.copy()
+        seat, start, first = state.to_move, state.copy(), i
         line, whole, drawn = [], [], False
         # A turn ends when the seat changes, or the round (the others may have had nothing to do).
         while i < len(actions) and not state.is_terminal() and state.to_move == seat \
@@ -73,14 +76,16 @@ def split_turns(state, actions) -> list:
             whole.append(actions[i])
             state.apply(actions[i])
             i += 1
-        turns.append((start, seat, line, whole))
+        turns.append((start, seat, line, whole, first) if with_ply else (start, seat, line, whole))
     return turns
 
 
 class Analyser:
-    def __init__(self, limits, seed: int = 0, mistake: float = MISTAKE, blunder: float = BLUNDER):
+    def __init__(self, limits, seed: int = 0, mistake: float = MISTAKE, blunder: float = BLUNDER,
+                 lang: str = "en"):
         if not 0 < mistake <= blunder <= 1:
             raise PalaisError("thresholds: need 0 < mistake <= blunder <= 1")
+        self.lang = check_language(lang)        # of the explanations (play/i18n.py)
         self.limits = limits
         self.params = SearchParams(algorithm="ismcts", seed=seed)
         self.seed = seed
@@ -108,16 +113,17 @@ class Analyser:
         verdict = "blunder" if loss >= self.blunder else "mistake" if loss >= self.mistake else ""
         return TurnAnalysis(number, start.round, seat, list(line), win_after[seat],
                             list(best.turn) if best else [], best_win, loss, verdict, win_after,
-                            explain(view, line, seat))
+                            explain(view, line, seat, self.lang))
 
 
 def analyse_game(rec, start, analyser: Analyser, on_turn=None) -> list:
     """TurnAnalysis for every turn (only the observer's turns for a seat's-view record)."""
-    turns = split_turns(start, rec.actions)
+    turns = split_turns(start, rec.actions, with_ply=True)
     out = []
-    for number, (state, seat, line, _whole) in enumerate(turns, 1):
+    for number, (state, seat, line, _whole, ply) in enumerate(turns, 1):
         if rec.observer < 0 or seat == rec.observer:
             out.append(analyser.turn(number, state, seat, line))
+            out[-1].ply = ply
         if on_turn:
             on_turn(number, len(turns))
     return out

@@ -25,7 +25,12 @@ from engine.views import seen_by
 def read_game(path: str, components=None):
     """(record, its start state) from a record file, every action checked by replaying it.
     The start state is the full one, or the observer's view for a seat's-view record."""
-    rec = read_record(read_text_file(path, "game record"), components)
+    return read_game_text(read_text_file(path, "game record"), components)
+
+
+def read_game_text(text: str, components=None):
+    """read_game for a record's text (an upload, say)."""
+    rec = read_record(text, components)
     replay(rec, components=components)
     state = State.new_game(rec.n_players, seed=rec.seed or 0, components=components,
                            options=rec.rule_options(), first_game=rec.first_game,
@@ -35,7 +40,7 @@ def read_game(path: str, components=None):
 
 class PlayGame:
     def __init__(self, state, seed: int, names, components=None, options=None,
-                 first_game: bool = False, actions=(), drawers=()):
+                 first_game: bool = False, actions=(), drawers=(), start=None):
         self.state = state
         self.seed = seed
         self.names = list(names)
@@ -46,8 +51,9 @@ class PlayGame:
         self.drawers = list(drawers)          # per action: the seat that drew, or None
         self.chance = ChanceStream(seed, resumed_after=len(self.actions))   # the arbiter's for a new game
         self._undo = []                       # (state copy, len(actions)) before each take-back-able action
-        self._start = State.new_game(state.n_players, seed=seed, components=components,
-                                     options=options, first_game=first_game)
+        # The state before any action: `start` when given (a record's own deal and layout).
+        self._start = start.copy() if start is not None else State.new_game(
+            state.n_players, seed=seed, components=components, options=options, first_game=first_game)
 
     @classmethod
     def new(cls, n_players: int, seed: int, names, components=None, options=None,
@@ -60,15 +66,21 @@ class PlayGame:
     def load(cls, path: str, names=None, components=None) -> "PlayGame":
         """A game from a full record file (not a seat's view), ready to go on."""
         rec, state = read_game(path, components)
+        return cls.from_record(rec, state, names, components, where=path)
+
+    @classmethod
+    def from_record(cls, rec, state, names=None, components=None, where: str = "") -> "PlayGame":
+        """A game from a record already read and replayed (read_game's pair), ready to go on."""
         if rec.observer >= 0:
-            raise PalaisError(f"{path}: this record is seat {rec.observer + 1}'s view; a game can "
-                              f"only go on from a full record")
+            raise PalaisError(f"{where + ': ' if where else ''}this record is seat "
+                              f"{rec.observer + 1}'s view; a game can only go on from a full record")
+        start, state = state, state.copy()
         drawers = []
         for a in rec.actions:
             drawers.append(state.to_move if state.is_chance() else None)
             state.apply(a)
         game = cls(state, rec.seed or 0, names or rec.names or [f"seat {q + 1}" for q in range(rec.n_players)],
-                   components, rec.rule_options(), rec.first_game, rec.actions, drawers)
+                   components, rec.rule_options(), rec.first_game, rec.actions, drawers, start)
         return game
 
     # ---- playing -------------------------------------------------------------------------
@@ -149,12 +161,19 @@ class PlayGame:
         return {f.name: getattr(options, f.name) for f in fields(RuleOptions)
                 if getattr(options, f.name) != getattr(default, f.name)}
 
+    def start_state(self):
+        """A copy of the state the game started from (before any action)."""
+        return self._start.copy()
+
+    def record(self, headers=None):
+        """The game so far as a GameRecord (engine/record.py)."""
+        return record_from_actions(self.n_players, self.actions, seed=self.seed,
+                                   components=self.components, options=self.options,
+                                   first_game=self.first_game, deal=self.deal(), layout=self.layout(),
+                                   names=self.names, headers=headers)
+
     def record_text(self, headers=None) -> str:
-        rec = record_from_actions(self.n_players, self.actions, seed=self.seed,
-                                  components=self.components, options=self.options,
-                                  first_game=self.first_game, deal=self.deal(), layout=self.layout(),
-                                  names=self.names, headers=headers)
-        return write_record(rec, components=self.components)
+        return write_record(self.record(headers), components=self.components)
 
     def save(self, path: str, headers=None) -> None:
         """Write the record to `path` in one step (a temporary file renamed over it), so a

@@ -18,6 +18,7 @@ from search.analysis import DEFAULT_ITERATIONS, analyse_turn
 from search.params import SearchLimits, SearchParams
 
 from .explain import explain
+from .i18n import check_language
 
 __all__ = ["DEFAULT_ITERATIONS", "Hint", "HintReport", "find_hints", "hint_lines"]
 
@@ -53,9 +54,11 @@ class HintReport:
 
 
 def find_hints(state, limits: SearchLimits | None = None, top: int = 3, seed: int = 0,
-               params: SearchParams | None = None, callback=None) -> HintReport:
+               params: SearchParams | None = None, callback=None, lang: str = "en") -> HintReport:
     """The top `top` distinct ways for the seat to move to finish its turn, searched from its
-    view by the analysis core (search/analysis.py), with their explanations in words."""
+    view by the analysis core (search/analysis.py), with their explanations in words, in
+    `lang` (play.i18n.LANGUAGES; ValueError for another, before any search)."""
+    check_language(lang)
     analysis = analyse_turn(state, limits, top=top, seed=seed, params=params, callback=callback)
     seat = analysis.seat
     view = view_for(state, seat)
@@ -63,7 +66,8 @@ def find_hints(state, limits: SearchLimits | None = None, top: int = 3, seed: in
     for rank, cand in enumerate(analysis.candidates, 1):
         hints.append(Hint(rank=rank, turn=list(cand.turn), tokens=turn_to_text(cand.turn),
                           visits=cand.visits, win=cand.win_prob[seat], score=cand.expected_score[seat],
-                          win_by_seat=list(cand.win_prob), explanation=explain(view, cand.turn, seat)))
+                          win_by_seat=list(cand.win_prob),
+                          explanation=explain(view, cand.turn, seat, lang)))
     return HintReport(seat, hints, analysis.iterations, analysis.time_ms)
 
 

@@ -4,7 +4,9 @@ engine command through the protocol client.
 Parsed from `--seat` values: `human`, `ismcts`, `pimc`, `greedy`, `random`, or
 `cmd:COMMAND ARGS` (a PRI engine). An engine seat is asked for a whole turn and is shown only
 its own view: in-process players get `state.view(seat)`, PRI engines the moves with others'
-draws as `?` (as the tournament arbiter does).
+draws as `?` (as the tournament arbiter does). While a seat thinks, `choose_turn(game,
+on_info)` reports its progress to `on_info` as a `ThinkingInfo` (PRI `info` lines, or the
+search callback of an in-process player), so a GUI can show it live.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from dataclasses import dataclass
 
 from engine.constants import ROOMS
 from engine.errors import NotationError, PalaisError
-from engine.notation import token_to_action
+from engine.notation import token_to_action, turn_to_text
 from protocol.client import SAFETY_TIMEOUT_S, ClientError, EngineClient
 from protocol.commands import Go, PositionStart
 from search.algorithms import VIEW_ALGORITHMS
@@ -29,6 +31,7 @@ IN_PROCESS = VIEW_ALGORITHMS      # not "mcts": it needs the true state
 class SeatSpec:
     kind: str               # "human", one of IN_PROCESS, or "cmd"
     cmd: tuple = ()         # for "cmd": the command and its arguments
+    options: tuple = ()     # for "cmd": (PRI option name, value) pairs, sent after the handshake
 
     @property
     def label(self) -> str:
@@ -54,15 +57,47 @@ class EngineFailed(PalaisError):
     """An engine seat could not give a legal turn (the message says why)."""
 
 
+@dataclass(frozen=True)
+class ThinkingInfo:
+    """What a thinking engine seat says it sees: per seat win probability and expected
+    score (lists, maybe empty when the engine does not say), its line, its iterations."""
+    win: tuple
+    score: tuple
+    pv: str
+    iterations: int
+
+
+def _number(text, default=0) -> int:
+    try:
+        return int(text)
+    except (TypeError, ValueError):
+        return default
+
+
+def _floats(values) -> tuple:
+    return tuple(float(v) for v in values or ())
+
+
 class InProcessSeat:
     def __init__(self, kind: str, limits: SearchLimits, seed: int):
         self.kind = kind
         self.limits = limits
         self.player = make_player(SearchParams(algorithm=kind, seed=seed))
 
-    def choose_turn(self, game) -> list:
+    def choose_turn(self, game, on_info=None) -> list:
         seat = game.state.to_move
-        return choose_turn(self.player, game.state, seat, self.limits)[0]
+        callback = None
+        if on_info is not None:
+            def callback(progress):
+                best = progress.best
+                if best is not None:
+                    on_info(ThinkingInfo(_floats(best.win_prob), _floats(best.expected_score),
+                                         turn_to_text(best.turn), progress.iterations))
+        return choose_turn(self.player, game.state, seat, self.limits, callback=callback)[0]
+
+    def stop(self) -> None:
+        """Ask a search in progress (in another thread) to end soon."""
+        self.player.stop()
 
     def close(self) -> None:
         self.player.close()
@@ -73,7 +108,8 @@ class PriSeat:
     iterations (no time budget: it takes what the machine needs) and the handshake
     wait up to `safety_timeout` seconds. close() ends the process and all it started."""
 
-    def __init__(self, cmd: tuple, limits: SearchLimits, safety_timeout: float = SAFETY_TIMEOUT_S):
+    def __init__(self, cmd: tuple, limits: SearchLimits, safety_timeout: float = SAFETY_TIMEOUT_S,
+                 options: tuple = ()):
         self.cmd = cmd
         self.limits = limits
         self.safety_timeout = safety_timeout
@@ -81,6 +117,8 @@ class PriSeat:
         try:
             self.client.start()
             self.client.handshake()
+            for name, value in options:
+                self.client.set_option(name, value)
             self.client.new_game()
             self.client.is_ready()
         except (ClientError, OSError) as exc:
@@ -106,12 +144,18 @@ class PriSeat:
                              deal=tuple(game.deal_numbers()), options=options,
                              moves=tuple(game.seen_by(seat)))
 
-    def choose_turn(self, game) -> list:
+    def choose_turn(self, game, on_info=None) -> list:
         seat = game.state.to_move
+        relay = None
+        if on_info is not None:
+            def relay(info: dict):
+                if "pv" in info or "winprob" in info:
+                    on_info(ThinkingInfo(_floats(info.get("winprob")), _floats(info.get("score")),
+                                         info.get("pv", ""), _number(info.get("iterations"))))
         try:
             self.client.position(self._position(game, seat))
             limits, wait = self._go()
-            answer = self.client.go(limits, timeout=wait)
+            answer = self.client.go(limits, timeout=wait, on_info=relay)
         except ClientError as exc:
             raise EngineFailed(f"engine {' '.join(self.cmd)!r}: {exc}") from None
         if answer.errors:
@@ -120,6 +164,9 @@ class PriSeat:
             return [token_to_action(t) for t in answer.bestmove]
         except NotationError as exc:
             raise EngineFailed(f"engine {' '.join(self.cmd)!r} answered a bad token: {exc}") from None
+
+    def stop(self) -> None:
+        """Nothing to do: closing the seat ends the process, and a search by time ends."""
 
     def close(self) -> None:
         self.client.close()
@@ -130,5 +177,5 @@ def open_seat(spec: SeatSpec, limits: SearchLimits, seed: int):
     if spec.kind == "human":
         return None
     if spec.kind == "cmd":
-        return PriSeat(spec.cmd, limits)
+        return PriSeat(spec.cmd, limits, options=spec.options)
     return InProcessSeat(spec.kind, limits, seed)

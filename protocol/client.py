@@ -303,14 +303,15 @@ class EngineClient:
             raise TypeError(f"position() takes a PositionStart or PositionString, not {command!r}")
         self.send_command(command)
 
-    def go(self, limits: Go, timeout: float) -> SearchAnswer:
-        """Send `limits` (a Go) and read until bestmove (at most `timeout` seconds)."""
+    def go(self, limits: Go, timeout: float, on_info=None) -> SearchAnswer:
+        """Send `limits` (a Go) and read until bestmove (at most `timeout` seconds);
+        `on_info` (optional) is called with each parsed info line as it arrives."""
         if not isinstance(limits, Go):
             raise TypeError(f"go() takes a Go, not {limits!r}")
         self.send_command(limits)
-        return self.read_bestmove(timeout)
+        return self.read_bestmove(timeout, on_info)
 
-    def read_bestmove(self, timeout: float) -> SearchAnswer:
+    def read_bestmove(self, timeout: float, on_info=None) -> SearchAnswer:
         deadline = time.monotonic() + timeout
         infos, errors = [], []
         while True:
@@ -322,5 +323,7 @@ class EngineClient:
                 errors.append(line[len("info string error: "):])
             elif line.startswith("info "):
                 infos.append(parse_info(line))
+                if on_info is not None:
+                    on_info(infos[-1])
             elif line != "readyok":
                 raise ProtocolViolation(f"unexpected line while searching: {line!r}")

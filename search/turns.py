@@ -15,15 +15,18 @@ from .params import SearchLimits
 from .timeman import decision_limits
 
 
-def choose_turn(player, state, seat: int, turn_limits: SearchLimits, sees_all: bool = False):
+def choose_turn(player, state, seat: int, turn_limits: SearchLimits, sees_all: bool = False,
+                callback=None):
     """(actions, searches made) for `seat`, to move in `state` (which is not changed). The
-    player is shown `seat`'s view unless `sees_all` (the cheating reference)."""
+    player is shown `seat`'s view unless `sees_all` (the cheating reference). `callback` is
+    passed to each search (its progress, search/result.py's Progress)."""
     params = getattr(player, "params", None)
+    extra = {} if callback is None else {"callback": callback}   # (players made for tests may lack it)
     share = getattr(params, "decision_share", 0.0)
     sees = state if sees_all else state.view(seat)
     registered = algorithm(getattr(params, "algorithm", ""))
     if share <= 0 or registered is None or not registered.tree_search:
-        return list(player.search(sees, seat, turn_limits).best_turn), 1
+        return list(player.search(sees, seat, turn_limits, **extra).best_turn), 1
     state = state.copy()
     actions, line = [], []
     spent_ms, spent_iterations, searches = 0.0, 0, 0
@@ -33,7 +36,7 @@ def choose_turn(player, state, seat: int, turn_limits: SearchLimits, sees_all: b
             action = line.pop(0)                    # the budget is spent: go on along the line
         else:
             limits = limits or SearchLimits(iterations=1)
-            result = player.search(state if sees_all else state.view(seat), seat, limits)
+            result = player.search(state if sees_all else state.view(seat), seat, limits, **extra)
             searches += 1
             spent_ms += result.time_ms
             spent_iterations += result.iterations

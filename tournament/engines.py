@@ -64,13 +64,13 @@ def parse_engine(text: str) -> EngineSpec:
     if not cmd:
         raise EngineSpecError(f"--engine {text!r}: needs cmd=...")
     try:
-        _check_name(name)
+        check_name(name)
     except EngineSpecError as exc:
         raise EngineSpecError(f"--engine {text!r}: {exc}") from None
     return EngineSpec(name, cmd, tuple(options))
 
 
-def _check_name(name: str) -> None:
+def check_name(name: str) -> None:
     """A name the game records can hold: the record writer's own rule, asked directly."""
     try:
         write_record(record_from_actions(2, [], seed=0, names=[name, name]))
@@ -83,7 +83,7 @@ def check_engines(specs, local: bool = False) -> None:
     (`local`: the engines will run on this machine) every command can be started here."""
     seen = set()
     for spec in specs:
-        _check_name(spec.name)
+        check_name(spec.name)
         if spec.name in seen:
             raise EngineSpecError(f"engine names must differ: {spec.name!r} is given twice")
         seen.add(spec.name)

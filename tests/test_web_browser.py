@@ -1,0 +1,236 @@
+"""The page of `palais serve` in a real headless Chromium against the real server: games
+played to the end by clicking the board, hints, undo, save and load, the pass-the-device
+screen, review and its chart. Screenshots of each step go to the test's tmp_path.
+
+Set PALAIS_WEB_DOCS_SHOTS to a folder to also write the screenshots of docs/web.md there.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from web_page import PageDriver, Policy, browser, chromium_missing_reason, served
+
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(chromium_missing_reason() is not None,
+                                                   reason=chromium_missing_reason() or "")]
+
+DOCS_SHOTS = os.environ.get("PALAIS_WEB_DOCS_SHOTS")
+
+
+def docs_shot(driver: PageDriver, name: str) -> None:
+    """A screenshot for docs/web.md, reduced to 128 colours when Pillow is installed (the
+    docs keep each image small)."""
+    if not DOCS_SHOTS:
+        return
+    path = Path(DOCS_SHOTS) / name
+    driver.page.screenshot(path=str(path))
+    try:
+        from PIL import Image
+    except ImportError:
+        return
+    image = Image.open(path).convert("RGB")
+    image.quantize(colors=128, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(path, optimize=True)
+
+
+def new_game(driver: PageDriver, seats, *, seed: int, budget_ms=None, first_game=True) -> dict:
+    """Fills the new-game dialog: `seats` holds "human" or an engine name per seat."""
+    page = driver.page
+    page.wait_for_selector("#new-game-dialog[open]")
+    page.select_option("#seat-count", str(len(seats)))
+    for i, seat in enumerate(seats):
+        page.select_option(f"#seat-rows .seat-row:nth-child({i + 1}) .seat-kind",
+                           "human" if seat == "human" else f"engine:{seat}")
+    page.check('input[name="deal"][value="first"]' if first_game else 'input[name="deal"][value="random"]')
+    page.fill("#seed-input", str(seed))
+    if budget_ms is not None:
+        page.fill("#budget-input", str(budget_ms))
+    before = driver.renders()
+    page.click("#new-game-start")
+    driver.wait_redrawn(before)
+    return driver.view()
+
+
+def check_targets_are_the_legal_actions(driver: PageDriver, view: dict) -> None:
+    """The page offers exactly the legal actions: a target per token (moves: a source
+    room per source), and nothing else."""
+    legal = {e["token"] for e in view["legal"] if e["kind"] != "move"}
+    assert set(driver.targets()) == legal
+    assert set(driver.move_sources()) == {e["from"] for e in view["legal"] if e["kind"] == "move"}
+
+
+def play_to_the_end(driver: PageDriver, policy: Policy, on_decision=None, limit: int = 4000) -> dict:
+    """Plays the page's human seats by clicking until the game is over; returns how many
+    actions of each kind were clicked. `on_decision(view)` may do more before each click."""
+    clicked = {}
+    for _ in range(limit):
+        state = driver.wait_for_decision_or_end()
+        if state == "over":
+            return clicked
+        if state == "pass":
+            driver.click_and_wait("#pass-button")
+            continue
+        view = driver.view()
+        check_targets_are_the_legal_actions(driver, view)
+        if on_decision is not None and on_decision(view):
+            continue
+        entry = policy.pick(view)
+        kind = "setup" if entry["kind"] == "room" and view["stage"] == "SETUP" else entry["kind"]
+        clicked[kind] = clicked.get(kind, 0) + 1
+        driver.choose(entry["token"])
+    raise AssertionError(f"the game did not end within {limit} decisions")
+
+
+def test_two_player_game_against_random_by_clicking(tmp_path):
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    with served() as url, browser() as chromium:
+        page = chromium.new_page(viewport={"width": 1366, "height": 768}, accept_downloads=True)
+        driver = PageDriver(page, shots)
+        page.goto(url)
+        view = new_game(driver, ["human", "random"], seed=11)
+        driver.shot("new-game")
+        assert view["seat"] == 1 and view["kinds"] == ["human", "random"]
+        # The board fits a 1366x768 screen: nothing scrolls.
+        assert page.evaluate("document.documentElement.scrollHeight <= innerHeight && document.documentElement.scrollWidth <= innerWidth")
+        done = {"hint": False, "undo": False}
+
+        def extras(view):
+            if not done["hint"] and view["stage"] == "MOVES" and view["round"] >= 2:
+                done["hint"] = True
+                page.click("#hint-button")
+                page.wait_for_selector("#hint-list li.hint")
+                hints = page.eval_on_selector_all("#hint-list li.hint", "nodes => nodes.length")
+                assert 1 <= hints <= 3
+                page.hover("#hint-list li.hint")
+                assert page.eval_on_selector_all(".hint-layer circle", "nodes => nodes.length") >= 1
+                driver.shot("hint")
+                docs_shot(driver, "web-game-hint.png")
+                page.mouse.move(5, 5)
+            if not done["undo"] and view["can_undo"] and view["stage"] == "MOVES":
+                done["undo"] = True
+                ply = view["ply"]
+                assert page.is_enabled("#undo-button")
+                before = driver.renders()
+                page.keyboard.press("u")         # the undo button's key
+                driver.wait_redrawn(before)
+                assert driver.view()["ply"] < ply
+                driver.shot("undo")
+                return True
+            return False
+
+        clicked = play_to_the_end(driver, Policy(3), extras)
+        driver.shot("over")
+        assert done == {"hint": True, "undo": True}
+        for kind in ("setup", "move", "recruit", "play", "gate"):
+            assert clicked.get(kind), f"no {kind} was clicked: {clicked}"
+        assert clicked.get("take") or clicked.get("decline"), clicked
+        final = driver.view()
+        assert final["over"]
+
+        with page.expect_download() as download:
+            page.click("#save-button")
+        record = tmp_path / "game.txt"
+        download.value.save_as(record)
+        assert record.read_text().strip()
+
+        page.reload()          # the address names the game: the page shows it again
+        page.wait_for_function("id => window.palaisPage.view() && window.palaisPage.view().game === id", arg=final["game"])
+        page.set_input_files("#load-input", str(record))
+        page.wait_for_function("id => window.palaisPage.view() && window.palaisPage.view().game !== id "
+                               "&& document.body.dataset.busy !== '1'", arg=final["game"])
+        loaded = driver.view()
+        assert loaded["over"]
+        assert loaded["scores"] == final["scores"]
+        driver.shot("loaded")
+
+        page.click("#analyse-button")
+        page.wait_for_selector("#chart .chart-point", timeout=300_000)
+        points = page.query_selector_all("#chart .chart-point")
+        assert len(points) > 10      # a point per turn of a whole game
+        target = points[len(points) // 2]
+        ply = int(target.get_attribute("data-ply"))
+        before = driver.renders()
+        target.click()
+        driver.wait_redrawn(before)
+        assert page.evaluate("window.palaisPage.reviewing()")
+        assert page.evaluate("window.palaisPage.shownPly()") == ply
+        assert page.evaluate("window.palaisPage.shownView().ply") == ply     # the server's position there
+        driver.shot("review-chart")
+        docs_shot(driver, "web-review.png")
+        before = driver.renders()
+        page.keyboard.press("ArrowLeft")
+        driver.wait_redrawn(before)
+        assert page.evaluate("window.palaisPage.shownPly()") < ply
+        assert page.evaluate("window.palaisPage.shownView().ply") < ply
+        assert not driver.errors, driver.errors
+
+
+def test_pass_the_device_between_two_people(tmp_path):
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    with served() as url, browser() as chromium:
+        page = chromium.new_page(viewport={"width": 1366, "height": 768})
+        driver = PageDriver(page, shots)
+        page.goto(url)
+        new_game(driver, ["human", "human"], seed=2)
+        # The keyboard alone: a target takes the focus and Enter chooses it; the redrawn
+        # board keeps the focus there, so Enter again places a second servant.
+        assert driver.wait_for_decision_or_end() == "decide"
+        page.focus('#board [data-token="MINT"]')
+        for placed in (1, 2):
+            before = driver.renders()
+            page.keyboard.press("Enter")
+            driver.wait_redrawn(before)
+            assert driver.view()["rooms"][0][3] == placed          # seat 1's servants in the MINT
+        for room in ("KING", "OFFICE", "MADAME"):
+            assert driver.wait_for_decision_or_end() == "decide"
+            driver.choose(room)
+        assert driver.wait_for_decision_or_end() == "pass"
+        driver.shot("pass")
+        docs_shot(driver, "web-pass-device.png")
+        assert page.inner_text("#pass-button") == "I am seat 2"
+        assert page.evaluate("window.palaisPage.seat()") == 1
+        driver.click_and_wait("#pass-button")
+        assert page.is_hidden("#pass-screen")
+        view = driver.view()
+        assert view["seat"] == 2 and view["to_move"] == 2 and view["legal"]
+        assert view["players"][0]["hand"] is None and view["players"][1]["hand"] is not None
+        driver.shot("seat-2")
+        # The language switch: French at once, and still French after a reload.
+        page.select_option("#language-select", "fr")
+        page.wait_for_function("document.getElementById('new-game-button').textContent === 'Nouvelle partie'")
+        page.reload()
+        page.wait_for_function("window.palaisPage.view() !== null && document.body.dataset.ready === '1'")
+        assert page.inner_text("#new-game-button") == "Nouvelle partie"
+        assert page.is_visible('#board [data-room="MINT"] >> text="Hôtel de la monnaie"')
+        driver.shot("french")
+        assert not driver.errors, driver.errors
+
+
+def test_four_players_two_process_engines_two_in_process_watched(tmp_path):
+    from tournament.engines import parse_engine
+    from web.config import ServerConfig
+
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    engine = parse_engine(f'name=pri cmd="{sys.executable} -m protocol.cli"')
+    with served(ServerConfig(engines=(engine,))) as url, browser() as chromium:
+        page = chromium.new_page(viewport={"width": 1366, "height": 768})
+        driver = PageDriver(page, shots)
+        page.goto(url)
+        view = new_game(driver, ["pri", "random", "pri", "greedy"], seed=5, budget_ms=50)
+        assert view["seat"] == 0 and view["kinds"][0] == "pri"
+        driver.shot("started")
+        assert driver.wait_for_decision_or_end() == "over"
+        driver.shot("over")
+        final = driver.view()
+        assert final["over"] and len(final["scores"]) == 4
+        # A spectator sees no hand: only how many cards each seat holds.
+        assert all(player["hand"] is None for player in final["players"])
+        assert page.eval_on_selector_all("#board .card", "nodes => nodes.length") == 0
+        assert page.evaluate("window.palaisPage.infoSeen()") > 0
+        assert not driver.errors, driver.errors

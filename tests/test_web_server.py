@@ -1,0 +1,650 @@
+"""The web server of `palais serve` through the app's own test client (web/app.py).
+
+The API of docs/web.md: a new game, actions by token, refusals (illegal, not your turn),
+take-backs, hidden information (two worlds that differ only in cards a seat cannot see give
+it byte-identical JSON), save and load, the limits (uploads, --max-games, foreign Origins),
+engine seats in-process and as PRI processes, and no engine process left behind.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from engine.rng import Rng
+from play.game import PlayGame
+from play.seats import SeatSpec
+from search.params import SearchLimits
+from tournament.engines import EngineSpec
+from web.app import create_app
+from web.config import ServerConfig
+from web.session import GameSession, Refused
+
+from processes import deaf_engine_cmd, left_running, pid_file  # noqa: F401 (a fixture)
+
+BASE = "http://127.0.0.1:8000"
+WS = "ws://127.0.0.1:8000"
+ORIGIN = {"origin": BASE}
+EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "game-3p.rec"
+HUMANS_2 = [{"kind": "human"}, {"kind": "human"}]
+
+
+def client_for(**settings) -> TestClient:
+    settings.setdefault("hint_iterations", 200)
+    settings.setdefault("analysis_iterations", 50)
+    settings.setdefault("seeds", random.Random(0))
+    return TestClient(create_app(ServerConfig(**settings)), base_url=BASE)
+
+
+@pytest.fixture
+def client():
+    with client_for() as c:
+        yield c
+
+
+def new_game(client, players=HUMANS_2, **body):
+    body.setdefault("seed", 7)
+    body.setdefault("budget_ms", 50)
+    r = client.post("/api/games", json={"players": players, **body})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def act(client, game, seat, token):
+    return client.post(f"/api/games/{game}/action", json={"seat": seat, "action": token})
+
+
+def my_turn_again(client, ws, game, seat, token):
+    """Play `token` for `seat`, then the View once it is `seat`'s decision again (after any
+    engine turns, pushed over the socket `ws`) or the game is over."""
+    r = act(client, game, seat, token)
+    assert r.status_code == 200, r.text
+    view = r.json()
+    ready = lambda v: v["over"] or (v["to_move"] == seat and v["thinking"] == 0)  # noqa: E731
+    if ready(view):
+        return view
+    ply = view["ply"]
+    return next_view(ws, lambda v: v["ply"] > ply and ready(v))
+
+
+def next_view(ws, until, most: int = 2000):
+    """The first `view` message on the socket that satisfies `until` (bounded)."""
+    for _ in range(most):
+        message = ws.receive_json()
+        if message["type"] == "view" and until(message["view"]):
+            return message["view"]
+        assert message["type"] != "error", message
+    raise AssertionError("no such view came")
+
+
+# ---- meta, new game, views ----------------------------------------------------------------
+
+def test_meta_offers_the_builtin_players_the_engines_given_and_the_limits():
+    spec = EngineSpec("mine", (sys.executable, "-m", "protocol.cli"))
+    with client_for(engines=(spec,), max_games=3) as c:
+        meta = c.get("/api/meta").json()
+    names = [(p["name"], p["kind"]) for p in meta["players"]]
+    assert names == [("ismcts", "builtin"), ("pimc", "builtin"), ("greedy", "builtin"),
+                     ("random", "builtin"), ("mine", "engine")]
+    assert meta["limits"]["max_games"] == 3 and meta["languages"] == ["en", "fr", "zh"]
+    assert {o["name"] for o in meta["rule_options"]} >= {"round_cap", "honour_vp"}
+
+
+def test_a_new_game_gives_an_unguessable_id_and_the_first_human_seats_view(client):
+    a = new_game(client, [{"kind": "engine", "name": "random"}, {"kind": "human"}])
+    b = new_game(client)
+    assert a["game"] != b["game"] and len(a["game"]) >= 20
+    view = b["view"]
+    assert view["seat"] == 1 and view["n_players"] == 2 and view["to_move"] == 1
+    assert view["stage"] == "SETUP" and view["ply"] == 0 and not view["over"]
+    assert {m["kind"] for m in view["legal"]} == {"room"}
+    assert len(view["park"]) == 36 and len(view["layout"]) == 9
+    assert view["players"][0]["hand"] is not None and view["players"][1]["hand"] is None
+    assert a["view"]["seat"] == 2
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"players": [{"kind": "human"}]}, "players"),
+    ({"players": [{"kind": "engine", "name": "rm -rf"}, {"kind": "human"}]}, "players[0]"),
+    ({"players": [{"kind": "engine", "cmd": "sh"}, {"kind": "human"}]}, "players[0]"),
+    ({"players": HUMANS_2, "seed": "x"}, "seed"),
+    ({"players": HUMANS_2, "budget_ms": 10 ** 9}, "budget_ms"),
+    ({"players": HUMANS_2, "options": {"round_cap": 0}}, "options"),
+    ({"players": HUMANS_2, "options": {"nonsense": 1}}, "options"),
+    ({"players": HUMANS_2, "names": ["a,b", "c"]}, "names[0]"),
+])
+def test_a_bad_new_game_is_refused_naming_the_field(client, body, field):
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 400 and r.json()["error"].startswith(field), r.text
+
+
+def test_the_spectator_sees_no_hand_and_an_engine_seats_view_stays_hidden(client):
+    game = new_game(client, [{"kind": "human"}, {"kind": "engine", "name": "random"}])["game"]
+    spectator = client.get(f"/api/games/{game}/view?seat=0").json()
+    assert all(p["hand"] is None for p in spectator["players"]) and spectator["legal"] == []
+    r = client.get(f"/api/games/{game}/view?seat=2")
+    assert r.status_code == 403 and "engine" in r.json()["error"]
+    assert client.get(f"/api/games/{game}/view?seat=5").status_code == 400
+    assert client.get("/api/games/nope/view?seat=1").status_code == 404
+
+
+# ---- actions ------------------------------------------------------------------------------
+
+def test_a_legal_action_is_played_and_an_illegal_one_refused_with_the_legal_list(client):
+    start = new_game(client)
+    game, legal = start["game"], [m["token"] for m in start["view"]["legal"]]
+    r = act(client, game, 1, "MINT-KING")
+    assert r.status_code == 400
+    error = r.json()["error"]
+    assert error.startswith("'MINT-KING' is not legal here; legal: ") and legal[0] in error
+    r = act(client, game, 1, "XYZZY")
+    assert r.status_code == 400 and "unknown token" in r.json()["error"] and "legal: " in r.json()["error"]
+    r = act(client, game, 1, legal[0])
+    assert r.status_code == 200
+    view = r.json()
+    assert view["ply"] == 1 and view["log"][0] == {"ply": 0, "seat": 1, "round": 0, "tokens": legal[0]}
+
+
+def test_passing_is_shown_when_the_decision_goes_to_another_person(client):
+    start = new_game(client)
+    game, view = start["game"], start["view"]
+    assert not view["passing"]
+    while view["to_move"] == 1:
+        view = act(client, game, 1, view["legal"][0]["token"]).json()
+        assert view["passing"] == (view["to_move"] == 2)
+    assert view["passing"]
+    view = act(client, game, 2, client.get(f"/api/games/{game}/view?seat=2").json()["legal"][0]["token"]).json()
+    assert view["passing"] == (view["to_move"] == 1)
+
+
+def test_no_passing_screen_against_an_engine(client):
+    start = new_game(client, [{"kind": "human"}, {"kind": "engine", "name": "random"}])
+    game, view = start["game"], start["view"]
+    with client.websocket_connect(f"{WS}/ws/games/{game}?seat=1") as ws:
+        for _ in range(8):
+            view = my_turn_again(client, ws, game, 1, view["legal"][0]["token"])
+            assert not view["passing"]
+
+
+def test_not_your_turn_is_409(client):
+    game = new_game(client)["game"]
+    r = act(client, game, 2, "MINT")
+    assert r.status_code == 409 and "seat 1's decision" in r.json()["error"]
+
+
+def test_undo_takes_back_a_decision_of_the_turn_and_no_more(client):
+    start = new_game(client)
+    game, view = start["game"], start["view"]
+    seat = 1
+    assert client.post(f"/api/games/{game}/undo", json={"seat": 1}).status_code == 400
+    while True:                  # the first decision that leaves the same seat to move
+        before = view
+        view = act(client, game, seat, view["legal"][-1]["token"]).json()
+        if view["to_move"] == seat and view["can_undo"]:
+            break
+        seat = view["to_move"]
+        view = client.get(f"/api/games/{game}/view?seat={seat}").json()
+    r = client.post(f"/api/games/{game}/undo", json={"seat": seat})
+    assert r.status_code == 200
+    undone = r.json()
+    assert undone["ply"] == before["ply"] and undone["legal"] == before["legal"]
+
+
+# ---- hidden information -------------------------------------------------------------------
+
+def _game_in_progress(seed: int = 11, decisions: int = 120):
+    """A 2-player game between people, played by a seeded random hand for a while."""
+    game = PlayGame.new(2, seed, ["a", "b"])
+    rng = random.Random(seed)
+    for _ in range(decisions):
+        game.draw_cards()
+        if game.over():
+            break
+        game.play(rng.choice(game.state.legal_actions()))
+    game.draw_cards()
+    return game
+
+
+def _session(game, game_id="g"):
+    return GameSession(game_id, game, ["human", "human"], [SeatSpec("human")] * 2,
+                       SearchLimits(iterations=10), 0)
+
+
+def test_worlds_that_differ_only_in_hidden_cards_give_a_seat_byte_identical_json():
+    played = _game_in_progress()
+    seat = played.state.to_move + 1
+    other = 3 - seat
+
+    def world_of(state):
+        return PlayGame(state, played.seed, played.names, actions=played.actions, drawers=played.drawers)
+
+    game = world_of(played.state)
+    mine = json.dumps(_session(game).view(seat))
+    spectator = json.dumps(_session(game).view(0))
+    assert json.loads(mine)["legal"], "the seat looking should be the one to move"
+    differed = 0
+    for k in range(8):
+        world = game.state.view(seat - 1).determinize(seat - 1, Rng(k))
+        twin = world_of(world)
+        differed += world.snapshot().hand[other - 1] != game.state.snapshot().hand[other - 1]
+        assert json.dumps(_session(twin).view(seat)) == mine
+        assert json.dumps(_session(twin).view(0)) == spectator
+    assert differed, "the worlds never differed: the test would prove nothing"
+    # ...while the other seat, who can see its own hand, is shown the difference
+    view = _session(game).view(other)
+    assert view["players"][other - 1]["hand"] is not None
+    assert json.dumps(view) != json.dumps(_session(game).view(seat))
+
+
+def test_the_log_shows_other_seats_draws_as_question_marks():
+    game = _game_in_progress()
+    session = _session(game)
+    drawn = [(q, a) for a, q in zip(game.actions, game.drawers) if q is not None]
+    assert drawn
+    for seat in (1, 2):
+        tokens = " ".join(turn["tokens"] for turn in session.view(seat)["log"]).split()
+        assert len(tokens) == len(game.actions)
+        for token, q in zip(tokens, game.drawers):
+            if q is not None:
+                assert (token == "?") == (q != seat - 1)
+
+
+# ---- save and load ------------------------------------------------------------------------
+
+def test_a_record_downloaded_and_uploaded_again_is_the_same_game(client):
+    start = new_game(client)
+    game, view = start["game"], start["view"]
+    for _ in range(12):
+        view = act(client, game, view["to_move"], view["legal"][0]["token"]).json()
+        view = client.get(f"/api/games/{game}/view?seat={view['to_move']}").json()
+    r = client.get(f"/api/games/{game}/record")
+    assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
+    text = r.text
+    r = client.post("/api/records", content=text.encode(), headers=ORIGIN)
+    assert r.status_code == 200, r.text
+    loaded = r.json()
+    assert loaded["view"]["seat"] == 0 and loaded["view"]["ply"] == view["ply"]
+    assert client.get(f"/api/games/{loaded['game']}/record").text == text
+
+
+def test_review_shows_the_position_after_n_actions_from_one_seat(client):
+    start = new_game(client)
+    game, view = start["game"], start["view"]
+    for _ in range(12):
+        view = act(client, game, view["to_move"], view["legal"][0]["token"]).json()
+        view = client.get(f"/api/games/{game}/view?seat={view['to_move']}").json()
+    tokens = " ".join(t["tokens"] for t in view["log"]).split()
+    for ply in (0, 3, len(tokens)):
+        position = client.get(f"/api/games/{game}/position?ply={ply}&seat=1").json()
+        assert position["ply"] == ply and position["legal"] == []
+        assert " ".join(t["tokens"] for t in position["log"]).split() == tokens[:ply]
+    assert client.get(f"/api/games/{game}/position?ply=0&seat=1").json()["rooms"] == start["view"]["rooms"]
+    r = client.get(f"/api/games/{game}/position?ply={len(tokens) + 1}&seat=1")
+    assert r.status_code == 400 and r.json()["error"].startswith("ply: ")
+
+
+@pytest.mark.parametrize("body, status, words", [
+    (b"not a record", 400, "cannot load the record"),
+    (b'[Game "Palais Royal"]\n[Players "2"]\n[Set "original"]\n\n0.1: NOWHERE\n', 400, "cannot load the record"),
+    (b"\xff\xfe\x00", 400, "not UTF-8"),
+    (b"x" * 300_000, 413, "over the limit"),
+])
+def test_a_bad_or_oversized_record_is_refused_with_a_clear_line(client, body, status, words):
+    r = client.post("/api/records", content=body)
+    assert r.status_code == status and words in r.json()["error"], r.text
+    assert "\n" not in r.json()["error"]
+
+
+# ---- limits and security -----------------------------------------------------------------
+
+def test_max_games_refuses_one_more_until_one_is_deleted():
+    with client_for(max_games=2) as c:
+        first = new_game(c)["game"]
+        new_game(c)
+        r = c.post("/api/games", json={"players": HUMANS_2})
+        assert r.status_code == 429 and "--max-games" in r.json()["error"]
+        assert c.delete(f"/api/games/{first}").status_code == 200
+        new_game(c)
+
+
+def test_when_full_a_finished_unwatched_game_makes_room():
+    record = EXAMPLE.read_bytes()               # a finished game
+    with client_for(max_games=2) as c:
+        finished = c.post("/api/records", content=record).json()["game"]
+        live = new_game(c)["game"]
+        with c.websocket_connect(f"{WS}/ws/games/{finished}?seat=0") as ws:
+            ws.receive_json()                   # watched: it stays
+            assert c.post("/api/games", json={"players": HUMANS_2}).status_code == 429
+        new_game(c)
+        assert c.get(f"/api/games/{finished}/view?seat=0").status_code == 404
+        assert c.get(f"/api/games/{live}/view?seat=1").status_code == 200
+
+
+def test_the_watchers_of_a_deleted_game_are_told(client):
+    game = new_game(client)["game"]
+    with client.websocket_connect(f"{WS}/ws/games/{game}?seat=1") as ws:
+        assert ws.receive_json()["type"] == "view"
+        assert client.delete(f"/api/games/{game}").status_code == 200
+        message = ws.receive_json()
+    assert message["type"] == "error" and "closed" in message["error"]
+    assert client.delete(f"/api/games/{game}").status_code == 404
+
+
+def test_a_foreign_origin_is_refused_on_the_websocket_and_on_changes(client):
+    game = new_game(client)["game"]
+    with pytest.raises(WebSocketDisconnect) as closed:
+        with client.websocket_connect(f"{WS}/ws/games/{game}?seat=1",
+                                      headers={"origin": "http://evil.example"}) as ws:
+            ws.receive_json()
+    assert closed.value.code == 4403
+    r = client.post(f"/api/games/{game}/action", json={"seat": 1, "action": "MINT"},
+                    headers={"origin": "http://evil.example"})
+    assert r.status_code == 403
+    with client.websocket_connect(f"{WS}/ws/games/{game}?seat=1", headers=ORIGIN) as ws:
+        assert ws.receive_json()["type"] == "view"
+
+
+def test_a_socket_for_no_game_or_an_engine_seat_is_closed_with_a_code_not_to_retry(client):
+    game = new_game(client, [{"kind": "human"}, {"kind": "engine", "name": "random"}])["game"]
+    for path, code in ((f"/ws/games/nope?seat=0", 4404), (f"/ws/games/{game}?seat=2", 4403)):
+        with pytest.raises(WebSocketDisconnect) as closed:
+            with client.websocket_connect(f"{WS}{path}") as ws:
+                assert ws.receive_json()["type"] == "error"
+                ws.receive_json()
+        assert closed.value.code == code
+
+
+def test_a_host_name_not_of_this_machine_is_refused_when_bound_to_loopback():
+    with TestClient(create_app(ServerConfig()), base_url="http://rebound.example:8000") as c:
+        assert c.get("/api/meta").status_code == 403
+    with TestClient(create_app(ServerConfig(host="0.0.0.0")), base_url="http://box.lan:8000") as c:
+        assert c.get("/api/meta").status_code == 200
+
+
+def test_an_oversized_websocket_message_closes_the_socket(client):
+    game = new_game(client)["game"]
+    with client.websocket_connect(f"{WS}/ws/games/{game}?seat=1") as ws:
+        assert ws.receive_json()["type"] == "view"
+        ws.send_text("x" * 10_000)
+        with pytest.raises(WebSocketDisconnect) as closed:
+            while True:
+                ws.receive_json()
+    assert closed.value.code == 1009
+
+
+# ---- engines ------------------------------------------------------------------------------
+
+def test_an_engine_seat_moves_and_the_socket_pushes_the_views(client):
+    start = new_game(client, [{"kind": "human"}, {"kind": "engine", "name": "random"}])
+    game = start["game"]
+    with client.websocket_connect(f"{WS}/ws/games/{game}?seat=1") as ws:
+        view = next_view(ws, lambda v: True)
+        while [t["seat"] for t in view["log"]] != [1, 2]:
+            view = my_turn_again(client, ws, game, 1, view["legal"][0]["token"])
+    assert view["to_move"] == 1 and view["legal"] and view["round"] == 1
+
+
+def test_an_answer_is_older_than_the_engine_moves_pushed_after_it(client):
+    start = new_game(client, [{"kind": "human"}, {"kind": "engine", "name": "random"}])
+    game, view = start["game"], start["view"]
+    with client.websocket_connect(f"{WS}/ws/games/{game}?seat=1") as ws:
+        while view["to_move"] == 1:
+            view = act(client, game, 1, view["legal"][0]["token"]).json()
+        assert view["thinking"] == 2            # the engine's turn, not one of its moves yet
+        after = next_view(ws, lambda v: v["ply"] > view["ply"] and v["thinking"] == 0)
+    assert after["version"] > view["version"] and after["ply"] > view["ply"]
+
+
+def test_an_in_process_engine_reports_its_thinking(client):
+    start = new_game(client, [{"kind": "engine", "name": "ismcts"}, {"kind": "human"}], budget_ms=100)
+    with client.websocket_connect(f"{WS}/ws/games/{start['game']}?seat=2") as ws:
+        infos = []
+        for _ in range(2000):
+            message = ws.receive_json()
+            if message["type"] == "info":
+                infos.append(message)
+            if message["type"] == "view" and message["view"]["to_move"] == 2:
+                break
+    assert infos and infos[0]["seat"] == 1 and 0 <= infos[0]["win"] <= 1
+    assert infos[0]["iterations"] > 0 and "!" not in infos[0]["pv"]
+
+
+def test_an_engine_line_shown_stops_before_its_cards_and_is_bounded():
+    from web.session import public_line
+    assert public_line("continue gate2 MINT-KING !GOLD end ?HONOUR") == "continue gate2 MINT-KING"
+    assert public_line("?GOLD continue") == ""
+    assert len(public_line("MINT-KING " * 5000).split()) == 40
+
+
+def test_a_two_player_game_against_random_is_played_to_the_end_over_the_api(client):
+    start = new_game(client, [{"kind": "human"}, {"kind": "engine", "name": "random"}],
+                     options={"round_cap": 4})
+    game, view = start["game"], start["view"]
+    rng = random.Random(3)
+    with client.websocket_connect(f"{WS}/ws/games/{game}?seat=1") as ws:
+        while not view["over"]:
+            view = my_turn_again(client, ws, game, 1, rng.choice(view["legal"])["token"])
+    assert view["to_move"] == 0 and view["legal"] == [] and len(view["scores"]) == 2
+    text = client.get(f"/api/games/{game}/record").text
+    assert "[Winners " in text
+
+
+@pytest.mark.slow
+def test_a_pri_engine_process_plays_a_turn_and_is_ended_with_its_game(tmp_path, pid_file):
+    engine = shutil.which("palais-engine") or sys.executable
+    cmd = (engine,) if engine != sys.executable else (sys.executable, "-m", "protocol.cli")
+    specs = (EngineSpec("pri", cmd), EngineSpec("deaf", tuple(deaf_engine_cmd(pid_file))))
+    with client_for(engines=specs) as c:
+        start = new_game(c, [{"kind": "engine", "name": "pri"}, {"kind": "human"}])
+        game = start["game"]
+        with c.websocket_connect(f"{WS}/ws/games/{game}?seat=2") as ws:
+            infos = []
+            for _ in range(2000):
+                message = ws.receive_json()
+                infos += [message] if message["type"] == "info" else []
+                if message["type"] == "view" and message["view"]["to_move"] == 2 \
+                        and message["view"]["thinking"] == 0:
+                    break
+        view = message["view"]
+        assert view["ply"] >= 1 and view["log"][0]["seat"] == 1
+        assert infos and infos[0]["seat"] == 1 and infos[0]["iterations"] > 0
+        session = c.app.state.store.get(game)
+        process = session.seats[0].client.process
+        assert c.delete(f"/api/games/{game}").status_code == 200
+        assert process.poll() is not None
+        # an engine that ignores quit and SIGTERM, behind a launcher, ends at server shutdown
+        deaf = new_game(c, [{"kind": "human"}, {"kind": "engine", "name": "deaf"}])
+        assert act(c, deaf["game"], 1, deaf["view"]["legal"][0]["token"]).status_code == 200
+    assert left_running(pid_file) == []
+
+
+@pytest.mark.slow
+def test_an_engine_that_crashes_is_reported_and_the_game_goes_on():
+    crash = (sys.executable, "-m", "tournament.testing_engines", "--mode", "crash", "--after", "1")
+    with client_for(engines=(EngineSpec("crash", crash),)) as c:
+        start = new_game(c, [{"kind": "engine", "name": "crash"}, {"kind": "human"}])
+        with c.websocket_connect(f"{WS}/ws/games/{start['game']}?seat=2") as ws:
+            errors = []
+            for _ in range(2000):
+                message = ws.receive_json()
+                if message["type"] == "error":
+                    errors.append(message["error"])
+                if message["type"] == "view" and message["view"]["to_move"] == 2 \
+                        and message["view"]["thinking"] == 0:
+                    break
+        assert errors and "random legal action" in errors[0]
+        assert message["view"]["legal"] and message["view"]["log"][0]["seat"] == 1
+
+
+def _free_port() -> int:
+    import socket
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _http(method: str, url: str, body=None):
+    import urllib.request
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, method=method,
+                                     headers={"content-type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.load(answer)
+
+
+@pytest.mark.slow
+def test_palais_serve_stopped_leaves_no_engine_process_behind(pid_file):
+    import signal
+    import subprocess
+    import time
+    import urllib.error
+    port = _free_port()
+    deaf = " ".join(deaf_engine_cmd(pid_file))
+    server = subprocess.Popen([sys.executable, "-m", "web.cli", "serve", "--port", str(port),
+                               "--engine", f"name=deaf cmd='{deaf}'"],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert f"http://127.0.0.1:{port}/" in server.stdout.readline()
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        while True:                      # a bounded wait for the server to listen
+            try:
+                _http("GET", f"{url}/api/meta")
+                break
+            except (urllib.error.URLError, ConnectionError):
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.05)
+        start = _http("POST", f"{url}/api/games", {"players": [{"kind": "engine", "name": "deaf"},
+                                                               {"kind": "human"}], "seed": 2})
+        assert start["view"]["kinds"] == ["deaf", "human"] and pid_file.exists()
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=60)
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+    assert left_running(pid_file) == []
+
+
+# ---- hints and review ---------------------------------------------------------------------
+
+def test_a_hint_is_given_to_the_seat_to_move_only(client):
+    game = new_game(client)["game"]
+    r = client.post(f"/api/games/{game}/hint", json={"seat": 2, "top": 2})
+    assert r.status_code == 409
+    r = client.post(f"/api/games/{game}/hint", json={"seat": 1, "top": 2, "lang": "en"})
+    assert r.status_code == 200, r.text
+    hints = r.json()["hints"]
+    assert 1 <= len(hints) <= 2 and hints[0]["rank"] == 1 and hints[0]["actions"]
+    assert hints[0]["turn"] == " ".join(hints[0]["actions"]) and hints[0]["explanation"]
+
+
+def test_one_hint_of_a_game_is_searched_at_a_time():
+    session = _session(PlayGame.new(2, 3, ["a", "b"]))
+    with session.hint_state(1):
+        with pytest.raises(Refused) as refused:
+            with session.hint_state(1):
+                pass
+    assert refused.value.status == 409 and "already" in str(refused.value)
+    with session.hint_state(1) as state:       # free again once the first is done
+        assert state.to_move == 0
+
+
+def test_hints_are_explained_in_the_language_asked(client):
+    game = new_game(client)["game"]
+    english, french = (client.post(f"/api/games/{game}/hint", json={"seat": 1, "top": 1, "lang": lang})
+                       .json()["hints"][0] for lang in ("en", "fr"))
+    assert english["turn"] == french["turn"] and english["explanation"] != french["explanation"]
+    r = client.post(f"/api/games/{game}/hint", json={"seat": 1, "lang": "de"})
+    assert r.status_code == 400 and r.json()["error"].startswith("lang: ")
+
+
+def test_the_page_gets_a_language_table_and_an_unknown_language_is_404(client):
+    table = client.get("/api/i18n/fr").json()
+    assert table["lang"] == "fr" and table["messages"]["MINT"] != "MINT"
+    assert client.get("/api/i18n/de").status_code == 404
+
+
+def test_analysis_is_refused_during_a_game(client):
+    game = new_game(client)["game"]
+    r = client.post(f"/api/games/{game}/analyse", json={})
+    assert r.status_code == 409
+    assert client.get(f"/api/games/{game}/analysis").status_code == 404
+
+
+def test_an_uploaded_finished_game_is_analysed_with_progress(client):
+    loaded = client.post("/api/records", content=EXAMPLE.read_bytes()).json()
+    game = loaded["game"]
+    assert loaded["view"]["over"]
+    with client.websocket_connect(f"{WS}/ws/games/{game}?seat=0") as ws:
+        assert client.post(f"/api/games/{game}/analyse", json={"budget_ms": None}).json() == {"started": True}
+        progress, result = [], None
+        for _ in range(10_000):
+            message = ws.receive_json()
+            if message["type"] == "analysis":
+                if "result" in message:
+                    result = message["result"]
+                    break
+                progress.append(message["done"])
+            assert message["type"] != "error", message
+    assert progress == sorted(progress) and result["turns"]
+    turn = result["turns"][1]
+    assert set(turn) >= {"ply", "seat", "round", "tokens", "win_before", "win_after", "loss", "mark", "best"}
+    assert result["turns"][1]["win_before"] == result["turns"][0]["win_after"]
+    assert client.get(f"/api/games/{game}/analysis").json() == result
+
+
+# ---- the command ----------------------------------------------------------------------------
+
+def _serve(monkeypatch, *args):
+    """`palais serve ARGS` with uvicorn.run replaced: (result, the run's arguments or None)."""
+    import uvicorn
+    from click.testing import CliRunner
+
+    from web.cli import main
+    runs = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kwargs: runs.append((app, kwargs)))
+    result = CliRunner().invoke(main, ["serve", *args])
+    return result, (runs[0] if runs else None)
+
+
+def test_palais_serve_prints_the_address_and_serves_loopback_by_default(monkeypatch):
+    result, run = _serve(monkeypatch, "--port", "8123")
+    assert result.exit_code == 0, result.output
+    assert "http://127.0.0.1:8123/" in result.output and "WARNING" not in result.output
+    app, kwargs = run
+    assert kwargs["host"] == "127.0.0.1" and kwargs["port"] == 8123
+    assert kwargs["ws_max_size"] == app.state.config.max_message_bytes
+
+
+def test_palais_serve_warns_loudly_when_the_host_exposes_it(monkeypatch):
+    result, run = _serve(monkeypatch, "--host", "0.0.0.0", "--max-games", "3")
+    assert result.exit_code == 0 and "WARNING: --host 0.0.0.0 lets other machines" in result.output
+    assert run[0].state.config.max_games == 3
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--engine", "name=x"], "needs cmd="),
+    (["--engine", "name=random cmd=palais-engine"], "a built-in player's"),
+    (["--engine", "name=a cmd=no-such-command-here"], "not found"),
+    (["--engine", "name=a cmd=sh", "--engine", "name=a cmd=sh"], "must differ"),
+    (["--max-games", "0"], "--max-games"),
+])
+def test_palais_serve_refuses_bad_options_with_a_clear_error(monkeypatch, args, words):
+    result, run = _serve(monkeypatch, *args)
+    assert result.exit_code != 0 and run is None
+    assert words in result.output, result.output
+
+
+def test_palais_serve_offers_the_engines_given(monkeypatch):
+    result, run = _serve(monkeypatch, "--engine", "name=mine cmd=sh option.Threads=1")
+    assert result.exit_code == 0, result.output
+    spec = run[0].state.config.engines[0]
+    assert (spec.name, spec.cmd, spec.options) == ("mine", ("sh",), (("Threads", "1"),))

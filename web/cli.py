@@ -1,0 +1,92 @@
+"""The `palais` command with `palais serve`: every command of play/cli.py plus the web GUI.
+
+`serve` lives here, on the floor above play/, so nothing below imports the web package;
+the `palais` entry point is this group.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from engine.errors import PalaisError
+from engine.version import version_option
+from play.cli import main as play_commands
+
+from .config import BUILTIN_PLAYERS, ServerConfig, is_loopback
+
+main = click.Group(name="palais", commands=dict(play_commands.commands),
+                   help=play_commands.help + " `palais serve` opens the game in a browser.",
+                   context_settings={"help_option_names": ["-h", "--help"]})
+main = version_option("palais")(main)
+
+
+def server_config(host, port, engine_texts, max_games) -> ServerConfig:
+    """The configuration the options ask for; a PalaisError names what is wrong."""
+    from tournament.engines import check_engines, parse_engine
+    specs = [parse_engine(text) for text in engine_texts]
+    check_engines(specs, local=True)
+    for spec in specs:
+        if spec.name in BUILTIN_PLAYERS:
+            raise PalaisError(f"--engine name={spec.name}: that name is a built-in player's "
+                              f"({', '.join(BUILTIN_PLAYERS)}); choose another")
+    return ServerConfig(host=host, port=port, engines=tuple(specs), max_games=max_games)
+
+
+def url_of(host: str, port: int) -> str:
+    shown = "127.0.0.1" if host in ("0.0.0.0", "") else f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/"
+
+
+@main.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to listen on. Anything but a loopback address lets other "
+                   "machines in (a warning says so).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
+@click.option("--open", "open_browser", is_flag=True, help="Open the page in a browser.")
+@click.option("--engine", "engine_texts", multiple=True, metavar="SPEC",
+              help="A PRI engine the page may seat, as `palais-tournament --engine`: "
+                   "'name=NAME cmd=\"COMMAND ARGS\" option.Name=value'. Repeatable; the built-in "
+                   f"players ({', '.join(BUILTIN_PLAYERS)}) are always offered.")
+@click.option("--max-games", type=click.IntRange(1, 1000), default=16, show_default=True,
+              help="Live games at once; a new one past that is refused until one is deleted.")
+def serve(host, port, open_browser, engine_texts, max_games):
+    """Play in a browser: a local web server with the board, hints and review."""
+    try:
+        config = server_config(host, port, engine_texts, max_games)
+    except PalaisError as exc:
+        raise click.ClickException(str(exc))
+    import uvicorn
+
+    from .app import create_app
+    url = url_of(host, port)
+    if not is_loopback(host):
+        click.secho(f"WARNING: --host {host} lets other machines reach this server: anyone who "
+                    f"can connect can start games and engine searches on this machine. Use it "
+                    f"only on a network you trust.", fg="red", bold=True, err=True)
+    click.echo(f"palais serve: open {url} (Ctrl+C stops the server)")
+    if open_browser:
+        import threading
+        import webbrowser
+        threading.Timer(1.0, webbrowser.open, args=(url,)).start()
+    uvicorn.run(create_app(config), host=host, port=port, timeout_graceful_shutdown=3,
+                **uvicorn_options(config))
+
+
+def uvicorn_options(config) -> dict:
+    """How uvicorn serves the app of `config`: `palais serve`, the browser tests and
+    bench/web.py all use these."""
+    return {"ws": websocket_protocol(), "ws_max_size": config.max_message_bytes,
+            "log_level": "warning"}
+
+
+def websocket_protocol() -> str:
+    """uvicorn's implementation over the `websockets` package: the sans-I/O one where this
+    uvicorn has it (the older one is deprecated there), else the older one."""
+    from uvicorn.config import WS_PROTOCOLS
+    return "websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "websockets"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,45 @@
+"""What one `palais serve` is allowed to do: its address, the engines offered, its limits.
+
+Made once from the command line (web/cli.py) or by a test, and read by every part of the
+server; nothing the page sends can change it (an engine command in particular only ever
+comes from here).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from play.i18n import LANGUAGES
+from search.algorithms import VIEW_ALGORITHMS
+
+BUILTIN_PLAYERS = VIEW_ALGORITHMS          # ismcts, pimc, greedy, random: always offered
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+@dataclass
+class ServerConfig:
+    host: str = "127.0.0.1"
+    port: int = 8000
+    engines: tuple = ()                     # tournament.engines.EngineSpec, from --engine
+    max_games: int = 16                     # live games at once (--max-games)
+    max_upload_bytes: int = 256 * 1024      # a record upload, and any JSON body
+    max_message_bytes: int = 4096           # a WebSocket message from the page
+    budget_ms_min: int = 50
+    budget_ms_max: int = 60_000
+    budget_ms_default: int = 1000
+    hint_iterations: int = 20_000           # the search behind one hint (as `palais hint`)
+    analysis_iterations: int = 2_000        # per search of a review analysis without a budget
+    languages: tuple = LANGUAGES            # of the page and the explanations (play/i18n.py)
+    seeds: random.Random = field(default_factory=random.Random)   # a seed for games given none
+
+    def engine(self, name: str):
+        """The EngineSpec named `name`, or None."""
+        return next((spec for spec in self.engines if spec.name == name), None)
+
+    def player_names(self) -> list:
+        return list(BUILTIN_PLAYERS) + [spec.name for spec in self.engines]
+
+
+def is_loopback(host: str) -> bool:
+    return host in LOOPBACK_HOSTS or host.startswith("127.")

@@ -1,0 +1,32 @@
+"""Hints and review analysis for `palais serve`, as the page reads them (docs/web.md).
+
+The cores are play/'s, reused: play/hints.py's find_hints (from the asking seat's view only)
+and play/analyse.py's Analyser / analyse_game. This module only turns their results into
+the API's JSON.
+"""
+
+from __future__ import annotations
+
+from engine.notation import action_to_token, turn_to_text
+
+
+def hints_json(report) -> dict:
+    return {"hints": [{"rank": h.rank, "turn": h.tokens, "actions": [action_to_token(a) for a in h.turn],
+                       "win": round(h.win, 4), "score": round(h.score, 2),
+                       "explanation": h.explanation} for h in report.hints],
+            "iterations": report.iterations}
+
+
+def analysis_json(n_players: int, analyses) -> dict:
+    """Each analysed turn with every seat's win probability before and after it: "before" is
+    the previous analysed turn's "after" (an even share for the first)."""
+    turns = []
+    before = [round(1 / n_players, 4)] * n_players
+    for t in analyses:
+        after = [round(w, 4) for w in t.win_after]
+        turns.append({"ply": t.ply, "seat": t.seat + 1, "round": t.round,
+                      "tokens": turn_to_text(t.played), "win_before": before, "win_after": after,
+                      "loss": round(t.loss, 4), "mark": t.verdict or None,
+                      "best": turn_to_text(t.best), "explanation": t.explanation})
+        before = after
+    return {"turns": turns}

@@ -1,0 +1,371 @@
+"""One live game of `palais serve`: the game model, its engine seats, and who is watching.
+
+A GameSession wraps play/game.py's PlayGame (the true state, seeded draws, take-backs, the
+record) and play/seats.py's engine seats. Every change happens under the session's lock;
+an engine seat thinks in a worker thread of its own (the request that gave it the turn
+returns at once) and its progress, its moves and every other change are pushed to the
+session's watchers (WebSockets) as messages. Closing a session stops its searches and ends
+its engine processes.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from contextlib import contextmanager
+
+from engine.errors import NotationError, PalaisError
+from engine.notation import action_to_token, legal_text, token_to_action
+from play.analyse import Analyser, analyse_game
+from play.seats import EngineFailed, SeatSpec, open_seat
+from search.params import SearchLimits, SearchParams
+from search.players import make_player
+from search.turns import choose_turn
+
+from .review import analysis_json
+from .views import SPECTATOR, build_view
+
+INFO_INTERVAL_S = 0.25           # at most ~4 info messages a second per thinking seat
+
+
+class Refused(PalaisError):
+    """A request the game cannot grant now; `status` is the HTTP status to answer with."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.status = status
+
+
+def finite(x):
+    """A number JSON can carry (an engine may say nan or inf): None otherwise."""
+    return x if isinstance(x, (int, float)) and math.isfinite(x) else None
+
+
+MAX_LINE_TOKENS = 40             # an engine's line shown: far more than a turn's decisions
+
+
+def public_line(pv: str) -> str:
+    """An engine's line cut before its first card play or draw: the cards it plans to play
+    are in its hidden hand, so they are not shown to the people watching."""
+    shown = []
+    for token in pv.split()[:MAX_LINE_TOKENS]:
+        if token.startswith(("!", "?")):
+            break
+        shown.append(token[:16])
+    return " ".join(shown)
+
+
+class _Closed(Exception):
+    """The session closed while its analysis ran."""
+
+
+class Watcher:
+    """Someone watching a game as one seat (0: spectator): `send(message)` delivers a
+    message to it from any thread (the app wires it to a WebSocket's queue)."""
+
+    def __init__(self, seat: int, send):
+        self.seat = seat
+        self.send = send
+
+
+class GameSession:
+    def __init__(self, game_id: str, game, kinds, specs, limits: SearchLimits, seed: int,
+                 from_record: bool = False):
+        self.id = game_id
+        self.game = game
+        self.kinds = list(kinds)                 # per seat: "human" or the player's name
+        self.limits = limits
+        self.seed = seed
+        self.from_record = from_record           # an uploaded record: its cards are all known
+        self.lock = threading.RLock()
+        self.watchers: list[Watcher] = []
+        self.seats = []                          # per seat: None (a person) or an engine seat
+        self.thinking = -1                       # the seat whose engine searches now
+        self.last_human = None                   # the seat of the last decision by a person
+        self.closed = False
+        self.analysis = None                     # the last finished analysis (a dict)
+        self.analysing = False
+        self.hinting = False
+        self.touched = time.monotonic()
+        self.version = 0                         # counts the changes: a View's "version"
+        self._held = None                        # an engine turn waiting for release()
+        self._humans = {q + 1 for q, spec in enumerate(specs) if spec.kind == "human"}
+        self._fallback = make_player(SearchParams(algorithm="random", seed=seed))
+        try:
+            for q, spec in enumerate(specs):
+                self.seats.append(open_seat(spec, limits, seed * 10 + q))
+        except BaseException:
+            self.close()
+            raise
+
+    # ---- what a seat sees ------------------------------------------------------------------
+
+    @property
+    def human_seats(self) -> set:
+        return self._humans
+
+    def check_seat(self, seat, allow_spectator: bool = True) -> int:
+        """`seat` as an int 1..n (or 0): a Refused (400) for anything else, and for an engine
+        seat's view while the game goes on (its hidden cards stay hidden)."""
+        if type(seat) is not int or not (0 if allow_spectator else 1) <= seat <= self.game.n_players:
+            low = 0 if allow_spectator else 1
+            raise Refused(f"seat: expected a number {low}..{self.game.n_players}, got {seat!r}")
+        if seat != SPECTATOR and seat not in self.human_seats and not self.game.over() \
+                and not self.from_record:
+            raise Refused(f"seat {seat} is played by an engine: its view stays hidden until the "
+                          f"game ends (watch as seat 0, the spectator)", 403)
+        return seat
+
+    def view(self, seat: int) -> dict:
+        with self.lock:
+            game = self.game
+            human = self.human_seats
+            to_move = game.state.to_move + 1
+            passing = (not game.over() and to_move in human and self.last_human is not None
+                       and to_move != self.last_human)
+            return build_view(self.id, game.state, game.start_state(), game.actions, game.drawers,
+                              seat, names=game.names, kinds=self.kinds, human_seats=human,
+                              can_undo=game.can_take_back(), thinking=self.thinking + 1,
+                              passing=passing, version=self.version)
+
+    def position(self, ply, seat: int) -> dict:
+        """The View of the position after the first `ply` actions (review stepping)."""
+        with self.lock:
+            game = self.game
+            if type(ply) is not int or not 0 <= ply <= len(game.actions):
+                raise Refused(f"ply: expected a number 0..{len(game.actions)}, got {ply!r}")
+            state = game.start_state()
+            for action in game.actions[:ply]:
+                state.apply(action)
+            return build_view(self.id, state, game.start_state(), game.actions[:ply],
+                              game.drawers[:ply], seat, names=game.names, kinds=self.kinds,
+                              human_seats=set(), version=self.version)
+
+    # ---- changes ---------------------------------------------------------------------------
+
+    def _check_decision(self, seat: int) -> None:
+        game = self.game
+        if game.over():
+            raise Refused("the game is over", 409)
+        if self.thinking >= 0:
+            raise Refused(f"seat {self.thinking + 1} (an engine) is thinking", 409)
+        if seat not in self.human_seats:
+            raise Refused(f"seat {seat} is not played by a person", 409)
+        if game.state.to_move + 1 != seat:
+            raise Refused(f"it is seat {game.state.to_move + 1}'s decision, not seat {seat}'s", 409)
+
+    def act(self, seat, token) -> dict:
+        """A person's decision, by its notation token (engine/notation.py's parser); the
+        seat's View after it."""
+        with self.lock:
+            seat = self.check_seat(seat, allow_spectator=False)
+            self._check_decision(seat)
+            state = self.game.state
+            if not isinstance(token, str) or len(token) > 32:
+                raise Refused(f"action: expected a token such as 'MINT-KING', got {str(token)[:40]!r}")
+            try:
+                action = token_to_action(token)
+            except NotationError as exc:
+                raise Refused(f"{exc}; legal: {legal_text(state)}") from None
+            if action not in state.legal_actions():
+                raise Refused(f"{action_to_token(action)!r} is not legal here; legal: {legal_text(state)}")
+            self.game.play(action)
+            self.last_human = seat
+            return self._changed_for(seat)
+
+    def undo(self, seat) -> dict:
+        """Take back the seat's last decision of its turn; its View after."""
+        with self.lock:
+            seat = self.check_seat(seat, allow_spectator=False)
+            self._check_decision(seat)
+            try:
+                self.game.take_back()
+            except PalaisError as exc:
+                raise Refused(str(exc)) from None
+            return self._changed_for(seat)
+
+    def start(self, seat: int) -> dict:
+        """Deal with what is due at once (card draws) and tell the watchers; `seat`'s View.
+        An engine's turn, if one is due, starts on release()."""
+        with self.lock:
+            return self._changed_for(seat)
+
+    def _changed_for(self, seat: int) -> dict:
+        """_changed() holding back any engine turn it hands out until release(), and the
+        View of `seat` at this very point: a request's answer is built before an engine
+        can move, and sent before the engine's moves are pushed (the app releases the
+        engine once the answer is out), so the page never gets an older View after a newer one."""
+        self._changed(start_engine=False)
+        return self.view(seat)
+
+    def release(self) -> None:
+        """Start the engine turn held back by the last request, if any (idempotent)."""
+        with self.lock:
+            q, self._held = self._held, None
+            if q is not None and not self.closed:
+                self._start_engine(q)
+
+    def _changed(self, start_engine: bool = True) -> None:
+        """After any change (lock held): draw due cards, hand the turn to an engine seat if it
+        is one's (held back until release() unless `start_engine`), and push the new views."""
+        self.version += 1
+        self.touched = time.monotonic()
+        self.game.draw_cards()
+        if not self.closed and not self.game.over() and self.thinking < 0:
+            q = self.game.state.to_move
+            if self.seats[q] is not None:
+                self.thinking = q
+                if start_engine:
+                    self._start_engine(q)
+                else:
+                    self._held = q
+        self._push_views()
+
+    def _start_engine(self, q: int) -> None:
+        threading.Thread(target=self._engine_turn, args=(q,), daemon=True,
+                         name=f"engine-{self.id[:6]}-{q + 1}").start()
+
+    # ---- engine seats ----------------------------------------------------------------------
+
+    def _engine_turn(self, q: int) -> None:
+        seat = self.seats[q]
+        last = [0.0]
+
+        def on_info(info):
+            now = time.monotonic()
+            if now - last[0] < INFO_INTERVAL_S:
+                return
+            last[0] = now
+            self.publish({"type": "info", "seat": q + 1,
+                          "win": finite(info.win[q]) if q < len(info.win) else None,
+                          "score": finite(info.score[q]) if q < len(info.score) else None,
+                          "pv": public_line(info.pv), "iterations": info.iterations})
+
+        try:
+            actions = seat.choose_turn(self.game, on_info)
+            problem = None
+        except EngineFailed as exc:
+            actions, problem = [], str(exc)
+        except Exception as exc:                 # a bug must not leave the game stuck
+            actions, problem = [], f"engine seat {q + 1} failed: {exc}"
+        with self.lock:
+            if self.closed:
+                return
+            try:
+                played = self._play_engine_actions(q, actions)
+                if not played:
+                    why = problem or f"engine seat {q + 1} gave no legal action"
+                    self.publish({"type": "error", "error": f"{why}; a random legal action was played instead"})
+                    fallback = choose_turn(self._fallback, self.game.state, q, SearchLimits(iterations=1))[0]
+                    self._play_engine_actions(q, fallback[:1])
+            finally:
+                self.thinking = -1
+            self._changed()
+
+    def _play_engine_actions(self, q: int, actions) -> int:
+        """Play the engine's actions while they are legal and its decision; how many were."""
+        played = 0
+        for action in actions:
+            self.game.draw_cards()
+            state = self.game.state
+            if state.is_terminal() or state.to_move != q or action not in state.legal_actions():
+                break
+            self.game.play(action)
+            played += 1
+        return played
+
+    # ---- hints and analysis ----------------------------------------------------------------
+
+    @contextmanager
+    def hint_state(self, seat):
+        """A copy of the state for a hint to `seat`, whose decision it must be; one hint of
+        a game is searched at a time (a second one meanwhile is refused, 409)."""
+        with self.lock:
+            seat = self.check_seat(seat, allow_spectator=False)
+            self._check_decision(seat)
+            if self.hinting:
+                raise Refused("a hint for this game is being searched already", 409)
+            self.hinting = True
+            state = self.game.state.copy()
+        try:
+            yield state
+        finally:
+            self.hinting = False
+
+    def start_analysis(self, limits: SearchLimits, seed: int, lang: str = "en") -> None:
+        """Analyse the game in a worker thread, pushing `analysis` progress messages and then
+        the result. Only for a finished game or an uploaded record: the engine's preferred
+        turns of other seats would show their hidden cards during a game."""
+        with self.lock:
+            if not (self.game.over() or self.from_record):
+                raise Refused("a game is analysed once it is over (the analysis shows every "
+                              "seat's preferred turns, hidden cards included)", 409)
+            if self.analysing:
+                raise Refused("an analysis of this game is running already", 409)
+            self.analysing = True
+            rec, start = self.game.record(), self.game.start_state()
+        analyser = Analyser(limits, seed, lang=lang)
+        threading.Thread(target=self._analyse, args=(rec, start, analyser), daemon=True,
+                         name=f"analysis-{self.id[:6]}").start()
+
+    def _analyse(self, rec, start, analyser) -> None:
+
+        def progress(done, total):
+            if self.closed:
+                raise _Closed()
+            self.publish({"type": "analysis", "done": done, "total": total})
+
+        try:
+            analyses = analyse_game(rec, start, analyser, on_turn=progress)
+            result = analysis_json(rec.n_players, analyses)
+        except _Closed:
+            return
+        except PalaisError as exc:
+            self.publish({"type": "error", "error": f"analysis failed: {exc}"})
+            return
+        finally:
+            self.analysing = False
+        self.analysis = result
+        self.publish({"type": "analysis", "result": result})
+
+    # ---- watchers --------------------------------------------------------------------------
+
+    def watch(self, watcher: Watcher) -> None:
+        with self.lock:
+            self.watchers.append(watcher)
+
+    def unwatch(self, watcher: Watcher) -> None:
+        with self.lock:
+            if watcher in self.watchers:
+                self.watchers.remove(watcher)
+
+    def publish(self, message: dict) -> None:
+        for watcher in list(self.watchers):
+            watcher.send(message)
+
+    def _push_views(self) -> None:
+        views = {}
+        for watcher in list(self.watchers):
+            if watcher.seat not in views:
+                views[watcher.seat] = self.view(watcher.seat)
+            watcher.send({"type": "view", "view": views[watcher.seat]})
+
+    # ---- the end ---------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Stop every search, end every engine process (idempotent)."""
+        with self.lock:
+            if self.closed:
+                return
+            self.closed = True
+            seats = list(self.seats)
+        self.publish({"type": "error", "error": "this game is closed on the server (deleted, "
+                                                "replaced by a new one, or the server stopped)"})
+        for seat in seats:
+            if seat is not None:
+                seat.stop()
+        for seat in seats:
+            if seat is not None:
+                seat.close()
+        self._fallback.close()

@@ -1,0 +1,123 @@
+"""The View: what one seat may see of a game, as the JSON the page draws (docs/web.md).
+
+Everything here is read from the seat's own view of the state (`state.view(seat)`, or the
+public view for a spectator), never from the true state, so two worlds that differ only in
+cards the seat cannot see give the same View, byte for byte. The log shows other seats'
+draws as `?` (engine/views.py's seen_by, as PRI engines are told).
+"""
+
+from __future__ import annotations
+
+from engine.constants import (
+    A_CONTINUE, A_DECLINE, A_DRAW, A_END, A_GATE, A_MOVE, A_PLAY, A_RECRUIT, A_ROOM, A_TAKE,
+    CARDS, KING, MADAME, PRIVILEGES, ROOMS, SQUARE_NAMES, STAGES, room_adjacency,
+)
+from engine.notation import action_to_token
+from engine.views import seen_by
+
+SPECTATOR = 0
+KEYWORD_KINDS = {A_TAKE: "take", A_CONTINUE: "continue", A_END: "end", A_DECLINE: "decline"}
+
+
+def seat_state(state, seat: int):
+    """The state as `seat` (1..n, 0 spectator) sees it."""
+    return state.public_view() if seat == SPECTATOR else state.view(seat - 1)
+
+
+def tile_json(tile) -> dict:
+    return {"number": tile.number, "vp": tile.vp, "gold": tile.gold, "turquoise": tile.turquoise,
+            "violet": tile.violet, "privilege": PRIVILEGES[tile.privilege], "amount": tile.amount}
+
+
+def action_json(action: int) -> dict:
+    """One legal decision for the page: its id, token, kind and what it names."""
+    out = {"id": action, "token": action_to_token(action)}
+    if action < A_GATE:
+        out.update(kind="room", room=ROOMS[action - A_ROOM])
+    elif action < A_MOVE:
+        out.update(kind="gate", count=action - A_GATE)
+    elif action < A_RECRUIT:
+        src, dst = divmod(action - A_MOVE, len(ROOMS))
+        out.update(kind="move", **{"from": ROOMS[src], "to": ROOMS[dst]})
+    elif action < A_PLAY:
+        out.update(kind="recruit", square=SQUARE_NAMES[action - A_RECRUIT])
+    elif action < A_DRAW:
+        out.update(kind="play", card=CARDS[action - A_PLAY])
+    else:
+        out.update(kind=KEYWORD_KINDS[action])
+    return out
+
+
+def turn_log(start, actions, drawers, seat: int) -> list:
+    """The turns so far, one entry per turn as a record writes its lines (a new turn when the
+    round or the seat to move changes), with tokens as `seat` may see them."""
+    tokens = seen_by(seat - 1, zip(actions, drawers))
+    state = start.copy()
+    log = []
+    for ply, (action, token) in enumerate(zip(actions, tokens)):
+        label = (state.round, state.to_move)
+        if not log or (log[-1]["round"], log[-1]["seat"] - 1) != label:
+            log.append({"ply": ply, "seat": state.to_move + 1, "round": state.round, "tokens": []})
+        log[-1]["tokens"].append(token)
+        state.apply(action)
+    for turn in log:
+        turn["tokens"] = " ".join(turn["tokens"])
+    return log
+
+
+def players_json(view, snap, seat: int) -> list:
+    comps = view.components
+    out = []
+    for q in range(snap.n_players):
+        mine = seat - 1 == q
+        out.append({
+            "seat": q + 1, "gold": snap.gold[q], "area": snap.area[q], "supply": snap.supply[q],
+            "honours": snap.honours[q],
+            "nobles": [tile_json(comps.tiles[t]) for t, owner in enumerate(snap.owner) if owner == q],
+            "hand": {card: snap.hand[q][c] for c, card in enumerate(CARDS)} if mine else None,
+            "hand_size": snap.hand_size[q],
+            "seals": {"turquoise": snap.rooms[q][KING], "violet": snap.rooms[q][MADAME]},
+        })
+    return out
+
+
+def build_view(game_id: str, state, start, actions, drawers, seat: int, *, names, kinds,
+               human_seats, can_undo: bool = False, thinking: int = 0, passing: bool = False,
+               version: int = 0) -> dict:
+    """The View of `state` (the true state, or a full state of a past ply) for `seat`.
+    `human_seats`: seats 1..n played by people (their legal actions are listed to them);
+    `version`: the game's count of changes (a later View of a game has a higher one)."""
+    view = seat_state(state, seat)
+    snap = view.snapshot()
+    over = view.is_terminal()
+    layout = [ROOMS[r] for r in snap.layout]
+    adjacency = room_adjacency(snap.layout)
+    to_move = 0 if over else snap.to_move + 1
+    deciding = not over and not view.is_chance() and seat == to_move and seat in human_seats
+    comps = view.components
+    park = []
+    for sq, name in enumerate(SQUARE_NAMES):
+        t = snap.tile_at[sq]
+        park.append({"square": name, "tile": tile_json(comps.tiles[t]) if t >= 0 else None,
+                     "servant": snap.park_servant[sq] + 1})
+    return {
+        "game": game_id, "seat": seat, "n_players": snap.n_players, "names": list(names),
+        "kinds": list(kinds), "ply": len(actions), "round": snap.round,
+        "last_round": bool(snap.last_round), "stage": STAGES[snap.stage], "to_move": to_move,
+        "over": over, "scores": list(view.scores()),
+        "layout": layout,
+        "adjacent": {ROOMS[r]: [ROOMS[x] for x in adjacency[r]] for r in range(len(ROOMS))},
+        "rooms": [list(row) for row in snap.rooms],
+        "park": park,
+        "players": players_json(view, snap, seat),
+        "draw_pile": snap.deck_size, "discard": sum(snap.discard),
+        "turn": {"gate_left": snap.gate_left, "gate_max": snap.gate_max,
+                 "moves_left": snap.moves_left, "turq": snap.turq, "viol": snap.viol,
+                 "rec": snap.rec, "draws_left": snap.draws_left},
+        "legal": [action_json(a) for a in view.legal_actions()] if deciding else [],
+        "can_undo": bool(can_undo and deciding),
+        "thinking": thinking,
+        "log": turn_log(start, actions, drawers, seat),
+        "passing": passing,
+        "version": version,
+    }
