@@ -25,7 +25,7 @@ sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
 
 from search._ismcts import TreeSearch
 from search.players import make_player
-from search.params import LEAF_EVALS, SearchLimits, SearchParams
+from search.params import LEAF_EVALS, USES_VALUE, SearchLimits, SearchParams
 from search.positions import BENCH_POSITIONS, midgame
 from search.value import load_value_model
 
@@ -42,7 +42,7 @@ def main():
                         help="the evaluation at a rollout cutoff (value: the learned model)")
     parser.add_argument("--value-weights", default="", help="weights file for --leaf-eval value (default: shipped)")
     args = parser.parse_args()
-    if args.leaf_eval == "value":
+    if args.leaf_eval in USES_VALUE:
         model = load_value_model(args.value_weights)
         costs = [model.ns_per_value(midgame(n, seed, round_), 0, 20_000) for n, seed, round_ in BENCH_POSITIONS]
         print(f"value weights {model.source} ({model.digest}), hidden {model.hidden}: "
@@ -68,7 +68,7 @@ def main():
     for n, runs in sorted(rates.items()):
         print(f"{n} players: {sum(i for i, _ in runs) / sum(t for _, t in runs):.0f} iterations/s")
     four = rates[4]
-    if args.leaf_eval == "value":
+    if args.leaf_eval in USES_VALUE:
         every = [r for runs in rates.values() for r in runs]
         print(f"value eval: {model.digest} {sum(costs) / len(costs):.0f} ns per evaluation, "
               f"{sum(i for i, _ in every) / sum(t for _, t in every):.0f} iterations/s")

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from engine.components import default_components
 from engine.constants import S_DRAW
 from engine.errors import PalaisError
-from search.params import KNOBS, Knob, SearchLimits, SearchParams, tree_memory_cap_mb
+from search.params import KNOBS, USES_VALUE, Knob, SearchLimits, SearchParams, tree_memory_cap_mb
 from search.players import make_player
 from search.timeman import clock_time_ms
 from search.value import load_value_model
@@ -209,12 +209,13 @@ class Engine:
     def _check_value_weights(self, chosen: bool = False) -> None:
         """With Leaf Eval value, or as it is `chosen`, the weights file must load (checked
         now, not at `go`)."""
-        if chosen or self.search_value("leaf_eval") == "value":
+        if chosen or self.search_value("leaf_eval") in USES_VALUE:
             load_value_model(self.search_value("value_weights"))
 
     def value_digest(self) -> str | None:
-        """The short sha256 of the value weights when the learned evaluation is on, else None."""
-        if self.search_value("leaf_eval") != "value":
+        """The short sha256 of the value weights when the learned evaluation may be used (value,
+        or auto: in 2-player games), else None."""
+        if self.search_value("leaf_eval") not in USES_VALUE:
             return None
         return load_value_model(self.search_value("value_weights")).digest
 

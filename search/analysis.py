@@ -97,6 +97,10 @@ def analyse_turn(state, limits: SearchLimits | None = None, top: int = 3, seed: 
         raise PalaisError("top must be at least 1")
     view = view_for(state, seat)
     params = (params or SearchParams()).with_(algorithm="ismcts", processes=1, seed=seed)
+    if params.leaf_eval == "auto":
+        # a hint reports expected final scores: its rollouts run to the end (the learned
+        # value's cutoff would report the static estimate there instead)
+        params = params.with_(leaf_eval="heuristic")
     searcher = MCTSSearch(params)
     result = searcher.search(view, seat, limits or SearchLimits(iterations=DEFAULT_ITERATIONS),
                              callback=callback, top_k=1)

@@ -114,7 +114,7 @@ class PIMCSearch(BasePlayer):
             if self._stop.requested:
                 break
             world = view.determinize(seat, rng)
-            tree = new_tree(self.params.with_(hash_mb=hash_mb), False, seed + i + 1)
+            tree = new_tree(self.params.with_(hash_mb=hash_mb), False, seed + i + 1, world.n_players)
             tree.set_root(world, seat)
             self._stop.on_stop(lambda tree=tree: setattr(tree, "stop_flag", 1))
             deadline = TreeSearch.clock_ms() + per_world_ms if per_world_ms else 0.0

@@ -28,8 +28,8 @@ CHUNK_ITERATIONS = 256
 REUSE_MAX_FILL = 0.5
 
 
-def new_tree(params: SearchParams, determinize: bool, seed: int) -> TreeSearch:
-    return TreeSearch(params, determinize, seed & ((1 << 64) - 1))
+def new_tree(params: SearchParams, determinize: bool, seed: int, n_players: int) -> TreeSearch:
+    return TreeSearch(params.for_players(n_players), determinize, seed & ((1 << 64) - 1))
 
 
 def best_edge(edges, seat: int):
@@ -120,7 +120,7 @@ class MCTSSearch(BasePlayer):
             if tree.blends_margin() != blended:   # reward=adaptive changed its reward: start afresh
                 tree = None
         if tree is None:
-            tree = new_tree(self.params, self.determinize, seed)
+            tree = new_tree(self.params, self.determinize, seed, root.n_players)
             tree.set_root(root, seat)
         self._last_seat = seat
         self.last_tree = tree

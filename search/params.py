@@ -18,7 +18,13 @@ from .algorithms import ALGORITHMS
 ROLLOUT_POLICIES = ("heuristic", "uniform")
 REWARDS = ("win", "margin", "dynamic", "adaptive")
 FIRST_PLAYS = ("random", "policy")
-LEAF_EVALS = ("heuristic", "value")
+LEAF_EVALS = ("auto", "heuristic", "value")
+# leaf_eval=auto: the player counts the shipped value model was trained and measured on
+# (docs/train.md); and the rollout turns before the value evaluates when rollout_turns is -1.
+AUTO_VALUE_PLAYERS = (2,)
+VALUE_ROLLOUT_TURNS = 4
+# The leaf_eval values under which a search may load and use the value model.
+USES_VALUE = ("value", "auto")
 MAX_PATH_CHARS = 4096
 
 
@@ -113,9 +119,9 @@ class SearchParams:
                               low=0, high=10, pri="Exploration")
     rollout_policy: str = knob("heuristic", "heuristic (keeps an economy going) | uniform (stalls: see RULES.md §7)",
                                choices=ROLLOUT_POLICIES, pri="Rollout Policy")
-    rollout_turns: int = knob(-1, "-1: to the end of the game (strongest at equal time: docs/search.md) | N: N turns, then evaluate (leaf_eval)",
+    rollout_turns: int = knob(-1, "-1: to the end of the game with the heuristic evaluation (strongest for it at equal time: docs/search.md), 4 turns with the value | N: N turns, then evaluate (leaf_eval)",
                               low=-1, high=1000, pri="Rollout Turns")
-    leaf_eval: str = knob("heuristic", "the evaluation at a rollout cutoff (rollout_turns >= 0): heuristic (the static evaluation's softmax) | value (the learned value model: docs/train.md)",
+    leaf_eval: str = knob("auto", "the evaluation at a rollout cutoff (rollout_turns >= 0): heuristic (the static evaluation's softmax) | value (the learned value model: docs/train.md) | auto (value in 2-player games, which the shipped weights learned from; heuristic otherwise)",
                           choices=LEAF_EVALS, pri="Leaf Eval")
     value_weights: str = knob("", "with leaf_eval=value: the weights file (.npz), \"\" = the shipped one",
                               pri="Value Weights")
@@ -143,6 +149,25 @@ class SearchParams:
     def with_(self, **changes) -> "SearchParams":
         return replace(self, **changes)
 
+    def for_players(self, n_players: int) -> "SearchParams":
+        """These parameters as a search of an `n_players` game uses them: leaf_eval=auto
+        becomes value where the shipped model was trained (AUTO_VALUE_PLAYERS), heuristic
+        elsewhere; the value cuts rollouts after VALUE_ROLLOUT_TURNS turns unless
+        rollout_turns sets a cutoff (a rollout to the end would never ask it)."""
+        leaf = self.leaf_eval
+        if leaf == "auto":
+            leaf = "value" if n_players in AUTO_VALUE_PLAYERS else "heuristic"
+        turns = self.rollout_turns
+        if leaf == "value" and turns < 0:
+            turns = VALUE_ROLLOUT_TURNS
+        if (leaf, turns) == (self.leaf_eval, self.rollout_turns):
+            return self
+        return replace(self, leaf_eval=leaf, rollout_turns=turns)
+
+    def may_use_value(self) -> bool:
+        """True when some search with these parameters evaluates with the value model."""
+        return self.leaf_eval in USES_VALUE
+
     @classmethod
     def preset(cls, name: str, **changes) -> "SearchParams":
         """The named set of defaults (PRESETS), with `changes` on top."""
@@ -157,12 +182,16 @@ KNOB_BY_NAME = {k.name: k for k in KNOBS}
 
 # Named sets of defaults, so an earlier engine stays reachable for comparisons (bench/tune.py
 # `--b preset=classic`): "current" is today's defaults; "classic" the defaults before the
-# reward kept direction for a seat that can no longer win (the 0/1 win reward); "learned" the
-# learned value model at a short rollout's cutoff (docs/train.md; `palais-engine --weights`).
+# reward kept direction for a seat that can no longer win (the 0/1 win reward) and before the
+# learned value; "heuristic" today's defaults with full heuristic rollouts at every player
+# count (no learned value); "learned" the learned value model at a short rollout's cutoff at
+# every player count (docs/train.md; `palais-engine --weights`).
 PRESETS = {
     "current": {},
-    "classic": {"reward": "win", "margin_scale": 8.0, "reuse_tree": False, "decision_share": 0.0},
-    "learned": {"leaf_eval": "value", "rollout_turns": 4},
+    "classic": {"reward": "win", "margin_scale": 8.0, "reuse_tree": False, "decision_share": 0.0,
+                "leaf_eval": "heuristic"},
+    "heuristic": {"leaf_eval": "heuristic"},
+    "learned": {"leaf_eval": "value"},
 }
 
 

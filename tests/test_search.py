@@ -7,7 +7,7 @@ from engine.errors import PalaisError
 from engine.rng import Rng
 from engine.state import State
 from search.mcts import CHUNK_ITERATIONS, MCTSSearch
-from search.params import SearchLimits, SearchParams
+from search.params import VALUE_ROLLOUT_TURNS, SearchLimits, SearchParams
 from search.positions import midgame
 from search.signature import signature
 
@@ -111,7 +111,7 @@ def test_policy_first_play_tries_the_rollout_policys_choice_first():
 
 def test_bench_signature_is_stable():
     # Changes exactly when search behaviour changes: update it (and say so in the commit).
-    assert signature() == 72793
+    assert signature() == 72602
 
 
 @pytest.mark.parametrize("algorithm", ["random", "greedy", "pimc", "ismcts", "mcts"])
@@ -166,17 +166,33 @@ def test_root_parallel_merges_the_workers_trees():
 
 def test_rollouts_run_to_the_end_by_default_and_stop_at_a_cutoff_when_asked():
     # To the end, every iteration backs up true final scores (integers); with a cutoff, the
-    # static evaluation's estimates (fractions).
+    # static evaluation's estimates (fractions). By default (leaf_eval=auto) 3 and 4 players
+    # roll out to the end; 2 players cut after a few turns for the learned value.
     with pytest.raises(PalaisError, match="rollout_turns"):
         SearchParams(rollout_turns=-2)
     for n in (2, 3, 4):
         state = midgame(n, 5, 4)
         limits = SearchLimits(iterations=300)
-        for turns, whole in ((None, True), (3, False)):
-            params = SearchParams(seed=2) if turns is None else SearchParams(seed=2, rollout_turns=turns)
+        for params, whole in ((SearchParams(seed=2), n > 2),
+                              (SearchParams(seed=2, leaf_eval="heuristic"), True),
+                              (SearchParams(seed=2, rollout_turns=3), False)):
             result = MCTSSearch(params).search(state, limits=limits)
             sums = [v * result.iterations for v in result.stats["root_score"]]
-            assert all(abs(x - round(x)) < 1e-6 for x in sums) == whole, (n, turns)
+            assert all(abs(x - round(x)) < 1e-6 for x in sums) == whole, (n, params)
+
+
+def test_leaf_eval_auto_is_the_value_in_two_player_games_only():
+    auto = SearchParams()
+    assert auto.leaf_eval == "auto" and auto.rollout_turns == -1
+    two = auto.for_players(2)
+    assert (two.leaf_eval, two.rollout_turns) == ("value", VALUE_ROLLOUT_TURNS)
+    for n in (3, 4):
+        assert (auto.for_players(n).leaf_eval, auto.for_players(n).rollout_turns) == ("heuristic", -1)
+    # a cutoff that is asked for stays; an explicit choice is kept at every player count
+    assert auto.with_(rollout_turns=7).for_players(2).rollout_turns == 7
+    assert SearchParams(leaf_eval="heuristic").for_players(2).leaf_eval == "heuristic"
+    assert SearchParams(leaf_eval="value").for_players(4).rollout_turns == VALUE_ROLLOUT_TURNS
+    assert SearchParams.preset("classic").for_players(2).leaf_eval == "heuristic"
 
 
 @pytest.mark.parametrize("algorithm,processes", [("ismcts", 1), ("pimc", 1),

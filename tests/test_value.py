@@ -13,7 +13,7 @@ from engine.features import FEATURE_SIZE, observation
 from engine.rng import Rng
 from engine.state import State
 from search.mcts import MCTSSearch
-from search.params import SearchLimits, SearchParams
+from search.params import VALUE_ROLLOUT_TURNS, SearchLimits, SearchParams
 from search.value import (MAX_WEIGHTS_BYTES, SHIPPED_WEIGHTS, load_value_model, npz_bytes,
                           numpy_values, save_weights)
 
@@ -179,10 +179,14 @@ def test_the_search_with_the_value_is_deterministic_and_uses_it(weights_file):
     assert search(value.with_(value_weights=str(other))) != first
 
 
-def test_the_value_is_not_read_when_rollouts_reach_the_end(weights_file):
-    # rollout_turns=-1: every rollout ends the game, so the leaf evaluation never runs
-    full = SearchParams(seed=3)
-    assert search(full.with_(leaf_eval="value", value_weights=str(weights_file))) == search(full)
+def test_the_value_cuts_rollouts_after_a_few_turns_unless_a_cutoff_is_set(weights_file):
+    # rollout_turns=-1 with the value: a rollout to the end would never ask it, so it cuts
+    # after VALUE_ROLLOUT_TURNS turns; the heuristic evaluation with -1 never evaluates
+    value = SearchParams(seed=3, leaf_eval="value", value_weights=str(weights_file))
+    assert search(value) == search(value.with_(rollout_turns=VALUE_ROLLOUT_TURNS))
+    assert search(value) != search(value.with_(rollout_turns=VALUE_ROLLOUT_TURNS + 2))
+    heuristic = SearchParams(seed=3, leaf_eval="heuristic")
+    assert search(heuristic) == search(heuristic.with_(value_weights=str(weights_file)))
 
 
 def test_a_bad_weights_file_fails_the_search_with_its_name(tmp_path):
@@ -204,7 +208,9 @@ def test_knobs_refuse_bad_values():
 def test_pri_shows_the_digest_in_id_name_only_with_the_value_on(weights_file):
     from helpers import ServerSession
     s = ServerSession()
-    s.send("pri")
+    s.send("pri")        # the default, leaf_eval=auto, uses the shipped weights in 2-player games
+    assert s.new_lines()[0] == f"id name palais-engine 0.1.0 value {load_value_model('').digest}"
+    s.send("setoption name Leaf Eval value heuristic", "pri")
     assert s.new_lines()[0] == "id name palais-engine 0.1.0"
     s.send(f"setoption name Value Weights value {weights_file}", "setoption name Leaf Eval value value",
            "setoption name Rollout Turns value 2", "pri")

@@ -403,7 +403,9 @@ def test_an_answer_is_older_than_the_engine_moves_pushed_after_it(client):
 
 
 def test_an_in_process_engine_reports_its_thinking(client):
-    start = new_game(client, [{"kind": "engine", "name": "ismcts"}, {"kind": "human"}], budget_ms=100)
+    # The engine starts thinking as the game is created, before the socket connects, and
+    # infos come at most every INFO_INTERVAL_S: a budget of several intervals leaves some to see.
+    start = new_game(client, [{"kind": "engine", "name": "ismcts"}, {"kind": "human"}], budget_ms=1500)
     with client.websocket_connect(f"{WS}/ws/games/{start['game']}?seat=2") as ws:
         infos = []
         for _ in range(2000):

@@ -1,5 +1,5 @@
 > pri
-< id name palais-engine 0.1.0
+< id name palais-engine 0.1.0 value 2c25ce873809
 < id author the palais-engine developers
 < option name Algorithm type combo default ismcts var ismcts var mcts var pimc var greedy var random
 < option name Threads type spin default 1 min 1 max 64
@@ -9,7 +9,7 @@
 < option name Exploration type string default 0.7
 < option name Rollout Policy type combo default heuristic var heuristic var uniform
 < option name Rollout Turns type spin default -1 min -1 max 1000
-< option name Leaf Eval type combo default heuristic var heuristic var value
+< option name Leaf Eval type combo default auto var auto var heuristic var value
 < option name Value Weights type string default <empty>
 < option name Move Overhead type spin default 30 min 0 max 10000
 < priok
