@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from engine.errors import PalaisError
 from engine.notation import turn_to_text
+from engine.plots import pyplot, save_figure
 from engine.views import view_for
 from engine.words import plural
 from search.analysis import analyse_turn, turn_end_key
@@ -176,8 +177,7 @@ def round_ticks(analyses, most: int = 16) -> tuple:
 def win_probability_figure(rec, analyses):
     """The matplotlib figure of each seat's win probability after every turn: one line per
     seat, its mistakes (?) and blunders (??) marked on its own line, rounds along the x axis."""
-    import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(figsize=(9, 4.5))
+    fig, ax = pyplot().subplots(figsize=(9, 4.5))
     xs = [t.number for t in analyses]
     names = rec.names or []
     for q in range(rec.n_players):
@@ -207,16 +207,4 @@ def win_probability_figure(rec, analyses):
 
 def plot_win_probability(rec, analyses, path: str) -> None:
     """A PNG of each seat's win probability after every turn (needs matplotlib)."""
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise PalaisError("--plot needs matplotlib: pip install 'palais-engine[plot]'") from None
-    fig = win_probability_figure(rec, analyses)
-    try:
-        fig.savefig(path, dpi=110)
-    except OSError as exc:
-        raise PalaisError(f"{path}: cannot write: {exc.strerror}") from None
-    finally:
-        plt.close(fig)
+    save_figure(win_probability_figure(rec, analyses), path, dpi=110)

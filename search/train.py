@@ -26,6 +26,7 @@ import numpy as np
 from engine.atomic_write import write_text_atomic
 from engine.errors import PalaisError
 from engine.features import FEATURE_SIZE, observation
+from engine.plots import pyplot, save_figure
 
 from .params import PRESETS, SearchLimits, SearchParams
 from .players import make_player
@@ -310,12 +311,7 @@ def write_fit(folder: Path, arrays: dict, curve: list) -> Path:
 
 def plot_curve(curve: list, path: str) -> None:
     """A PNG of the training and validation loss per epoch (needs matplotlib)."""
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise PalaisError("--plot needs matplotlib: pip install 'palais-engine[plot]'") from None
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(7, 4))
     epochs = [p["epoch"] for p in curve]
     ax.plot(epochs, [p["train"] for p in curve], label="training")
@@ -329,9 +325,4 @@ def plot_curve(curve: list, path: str) -> None:
     ax.set_title("value model: loss per epoch")
     ax.legend()
     fig.tight_layout()
-    try:
-        fig.savefig(path, dpi=100)
-    except OSError as exc:
-        raise PalaisError(f"{path}: cannot write the plot: {exc.strerror or exc}") from None
-    finally:
-        plt.close(fig)
+    save_figure(fig, path, dpi=100)

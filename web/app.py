@@ -201,14 +201,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             raise Refused(f"options: {exc}") from None
         names = seat_names(data.get("names"), kinds)
         game = PlayGame.new(len(specs), seed, names, options=options, first_game=first_game)
-        game_id = store.reserve()
-        try:
-            session = GameSession(game_id, game, kinds, specs, SearchLimits(time_ms=budget), seed)
-        except BaseException:
-            store.release(game_id)
-            raise
-        store.put(game_id, session)
-        return session
+        return store.create(lambda game_id: GameSession(game_id, game, kinds, specs,
+                                                        SearchLimits(time_ms=budget), seed))
 
     @api
     async def new_game(request):
@@ -281,16 +275,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         except (PalaisError, ValueError, RecursionError) as exc:
             raise Refused(f"cannot load the record: {exc}") from None
         kinds = ["human"] * game.n_players
-        game_id = store.reserve()
-        try:
-            session = GameSession(game_id, game, kinds, [SeatSpec("human")] * game.n_players,
-                                  SearchLimits(time_ms=config.budget_ms_default), game.seed,
-                                  from_record=True)
-        except BaseException:
-            store.release(game_id)
-            raise
-        store.put(game_id, session)
-        return session
+        return store.create(lambda game_id: GameSession(
+            game_id, game, kinds, [SeatSpec("human")] * game.n_players,
+            SearchLimits(time_ms=config.budget_ms_default), game.seed, from_record=True))
 
     @api
     async def post_record(request):

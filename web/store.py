@@ -46,6 +46,18 @@ class SessionStore:
                 if s is not None and s.game.over() and not s.watchers and not s.analysing]
         return min(idle, key=lambda s: s.touched, default=None)
 
+    def create(self, make_session):
+        """A new game: a place reserved (Refused 429 when full), `make_session(game_id)`
+        made in it, or the place given back if making it fails."""
+        game_id = self.reserve()
+        try:
+            session = make_session(game_id)
+        except BaseException:
+            self.release(game_id)
+            raise
+        self.put(game_id, session)
+        return session
+
     def put(self, game_id: str, session) -> None:
         with self._lock:
             self._games[game_id] = session
