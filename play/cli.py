@@ -284,6 +284,8 @@ def _hidden_sizes(text: str) -> tuple:
               help="Positions sampled per game (one training row per seat each).")
 @click.option("--seed", type=click.IntRange(0, 2 ** 62 - 1), default=1, show_default=True,
               help="Seeds the games, the sampling and the fit.")
+@click.option("--with", "other_runs", multiple=True, metavar="RUN2", type=click.Path(file_okay=False),
+              help="Also fit on the games of this earlier run (repeatable; e.g. other player counts).")
 @click.option("--epochs", type=click.IntRange(1, 10_000), default=20, show_default=True)
 @click.option("--hidden", default="64,32", show_default=True, help="The two hidden layers' sizes.")
 @click.option("--learning-rate", type=click.FloatRange(0, 1, min_open=True), default=3e-4, show_default=True)
@@ -299,14 +301,15 @@ def _hidden_sizes(text: str) -> tuple:
               help="Where kept weights go [RUN/value.npz].")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
               help="Also write a PNG of the training curve (needs matplotlib).")
-def train(run_folder, games, players, iterations, positions, seed, epochs, hidden, learning_rate,
+def train(run_folder, games, players, iterations, positions, seed, other_runs, epochs, hidden, learning_rate,
           weight_decay, eval_deals, eval_iterations, current, out_path, plot_path):
     """Learn the search's value model from self-play (docs/train.md): play the run's games
     (resumable), fit the weights, play them against the current ones, keep them if they win."""
     import importlib.util
     from pathlib import Path
 
-    from search.train import FitOptions, GameOptions, RunFolder, fit, generate, match, plot_curve, write_fit
+    from search.train import (FitOptions, GameOptions, RunFolder, fit, generate, match, plot_curve,
+                              check_distinct, training_rows, write_fit)
     from search.value import load_value_model, save_weights
     try:
         if plot_path and importlib.util.find_spec("matplotlib") is None:
@@ -316,6 +319,8 @@ def train(run_folder, games, players, iterations, positions, seed, epochs, hidde
                                  seed=seed).check()
         if eval_deals and current != "heuristic":
             load_value_model(current)           # refuse a bad file before hours of games
+        check_distinct([run_folder, *other_runs])
+        others = [RunFolder.existing(folder) for folder in other_runs]
         run = RunFolder(run_folder, GameOptions(seed=seed, players=players, iterations=iterations,
                                                 positions=positions))
         if len(run.games) >= games:
@@ -324,7 +329,7 @@ def train(run_folder, games, players, iterations, positions, seed, epochs, hidde
             with click.progressbar(length=games - len(run.games), label="self-play games",
                                    file=sys.stderr) as bar:
                 generate(run, games, progress=bar.update)
-        x, y, game_of_row = run.rows()
+        x, y, game_of_row = training_rows([run] + others)
         def show_epoch(point):
             held = point["validation"]
             click.echo(f"epoch {point['epoch']}: training loss {point['train']:.4f}"
@@ -332,7 +337,8 @@ def train(run_folder, games, players, iterations, positions, seed, epochs, hidde
         arrays, curve = fit(x, y, game_of_row, fit_options, progress=show_epoch)
         candidate = write_fit(Path(run_folder), arrays, curve)
         kept_epoch = next(p["epoch"] for p in curve if p["kept"])
-        click.echo(f"{len(run.games)} games, {len(x)} rows; weights of epoch {kept_epoch} in {candidate}")
+        games_fitted = sum(len(r.games) for r in [run] + others)
+        click.echo(f"{games_fitted} games, {len(x)} rows; weights of epoch {kept_epoch} in {candidate}")
         if plot_path:
             plot_curve(curve, plot_path)
             click.echo(f"plot written to {plot_path}", err=True)

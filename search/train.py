@@ -10,6 +10,8 @@ A run lives in one folder:
                  its rows, so a restart truncates rows no line accounts for and skips every
                  game with a line
   candidate.npz  the weights of the last fit; curve.json its loss per epoch
+One model may be fitted on the rows of several runs (`training_rows`), e.g. one run per
+player count, so that the same weights serve 2, 3 and 4 players.
 Every random choice comes from the run's seed: the same options give the same games and the
 same weights (numpy only, float32, one thread's worth of arithmetic order per machine).
 """
@@ -73,6 +75,20 @@ class RunFolder:
         self.games = self._read_index()
         self._truncate_rows()
 
+    @classmethod
+    def existing(cls, folder) -> "RunFolder":
+        """A run made before, opened with the options its run.json holds (to read its rows)."""
+        path = Path(folder) / "run.json"
+        if not Path(folder).is_dir():
+            raise PalaisError(f"{folder}: not a run folder (no such folder)")
+        if not path.exists():
+            raise PalaisError(f"{folder}: not a run folder (no run.json)")
+        try:
+            options = GameOptions(**json.loads(path.read_text()))
+        except (OSError, ValueError, TypeError) as exc:
+            raise PalaisError(f"{path}: not the options of a run ({exc})") from None
+        return cls(folder, options)
+
     def _check_options(self):
         path = self.folder / "run.json"
         wanted = asdict(self.options)
@@ -125,9 +141,37 @@ class RunFolder:
     def rows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(features, targets, game index of each row) of every finished game."""
         total = sum(g["rows"] for g in self.games)
+        if total == 0:
+            return np.zeros((0, FEATURE_SIZE), np.float32), np.zeros(0, np.float32), np.zeros(0, int)
         data = np.fromfile(self.samples, dtype=np.float32, count=total * ROW).reshape(total, ROW)
         games = np.repeat(np.arange(len(self.games)), [g["rows"] for g in self.games])
         return data[:, :FEATURE_SIZE], data[:, FEATURE_SIZE], games
+
+
+def check_distinct(folders) -> None:
+    """Refuses a list of run folders that names one folder twice."""
+    seen = set()
+    for folder in folders:
+        resolved = Path(folder).resolve()
+        if resolved in seen:
+            raise PalaisError(f"{folder}: this run folder is named twice")
+        seen.add(resolved)
+
+
+def training_rows(runs: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The rows of several runs together, as RunFolder.rows gives one run's: the game numbers
+    are shifted run by run by multiples of VALIDATION_EVERY, so that each run holds out its
+    own every tenth game and no two runs' games share a number."""
+    check_distinct([run.folder for run in runs])
+    xs, ys, gs = [], [], []
+    offset = 0
+    for run in runs:
+        x, y, games = run.rows()
+        xs.append(x)
+        ys.append(y)
+        gs.append(games + offset)
+        offset += -(-len(run.games) // VALIDATION_EVERY) * VALIDATION_EVERY
+    return np.concatenate(xs), np.concatenate(ys), np.concatenate(gs)
 
 
 def deal_of(options: GameOptions, index: int) -> int:

@@ -10,8 +10,8 @@ from click.testing import CliRunner
 from engine.errors import PalaisError
 from engine.features import FEATURE_SIZE
 from play.cli import main as palais
-from search.train import (ROW, FitOptions, GameOptions, RunFolder, fit, generate, gradients,
-                          initial_weights, log_loss, match)
+from search.train import (ROW, VALIDATION_EVERY, FitOptions, GameOptions, RunFolder, fit, generate,
+                          gradients, initial_weights, log_loss, match, training_rows)
 from search.value import ARRAY_NAMES, load_value_model, save_weights
 
 TINY = GameOptions(seed=4, players=2, iterations=12, positions=3)
@@ -92,6 +92,53 @@ def test_a_run_folder_refuses_other_options_and_damage(tmp_path):
         RunFolder(afile, TINY)
 
 
+TINY_3P = GameOptions(seed=4, players=3, iterations=12, positions=2)
+
+
+def two_runs(folder, games=(12, 3)):
+    """A finished 2-player and 3-player run, reopened from their folders."""
+    for name, options, count in [("p2", TINY, games[0]), ("p3", TINY_3P, games[1])]:
+        generate(RunFolder(folder / name, options), count)
+    return [RunFolder.existing(folder / "p2"), RunFolder.existing(folder / "p3")]
+
+
+def test_one_fit_on_several_runs_is_reproducible_and_holds_out_each_runs_games(tmp_path):
+    runs = two_runs(tmp_path)
+    assert [run.options for run in runs] == [TINY, TINY_3P]
+    x, y, games = training_rows(runs)
+    x2, y2, g2 = runs[0].rows()
+    x3, y3, g3 = runs[1].rows()
+    assert np.array_equal(x, np.concatenate([x2, x3])) and np.array_equal(y, np.concatenate([y2, y3]))
+    held = games % VALIDATION_EVERY == VALIDATION_EVERY - 1
+    assert np.array_equal(held, np.concatenate([g2 % 10 == 9, g3 % 10 == 9]))
+    assert held[:len(x2)].any() and not held[len(x2):].any()
+    assert set(games[:len(x2)]).isdisjoint(games[len(x2):])
+    options = FitOptions(hidden=(8, 4), epochs=2, batch=8, seed=3)
+    first, curve = fit(x, y, games, options)
+    again, curve_again = fit(*training_rows(two_runs(tmp_path / "again")), options)
+    assert curve == curve_again
+    for name in ARRAY_NAMES:
+        assert np.array_equal(first[name], again[name])
+    alone, _ = fit(x2, y2, g2, options)
+    assert not np.array_equal(first["w1"], alone["w1"])
+
+
+def test_an_earlier_run_is_opened_only_from_a_run_folder(tmp_path):
+    with pytest.raises(PalaisError, match="no such folder"):
+        RunFolder.existing(tmp_path / "none")
+    with pytest.raises(PalaisError, match="no run.json"):
+        RunFolder.existing(tmp_path)
+    (tmp_path / "run.json").write_text('{"seed": 1, "colour": 2}\n')
+    with pytest.raises(PalaisError, match="run.json: not the options of a run"):
+        RunFolder.existing(tmp_path)
+    (tmp_path / "run.json").write_text('{"seed": 1, "players": 7}\n')
+    with pytest.raises(PalaisError, match="players: 7"):
+        RunFolder.existing(tmp_path)
+    runs = two_runs(tmp_path / "ok", games=(1, 1))
+    with pytest.raises(PalaisError, match="named twice"):
+        training_rows([runs[0], runs[1], RunFolder.existing(tmp_path / "ok" / "p2")])
+
+
 @pytest.mark.parametrize("options, why", [
     (GameOptions(players=5), "players"),
     (GameOptions(iterations=0), "iterations"),
@@ -159,7 +206,20 @@ def test_palais_train_end_to_end(tmp_path):
     assert again.exit_code == 0 and "3 games already in" in again.output
 
 
+def test_palais_train_fits_on_the_runs_named_with_with(tmp_path):
+    two_runs(tmp_path, games=(2, 1))
+    args = ["train", str(tmp_path / "p3"), "--games", "1", "--players", "3", "--iterations", "12",
+            "--positions", "2", "--seed", "4", "--epochs", "1", "--hidden", "6,4", "--eval-deals", "0"]
+    alone = CliRunner().invoke(palais, args)
+    assert alone.exit_code == 0 and "1 games, 6 rows" in alone.output
+    both = CliRunner().invoke(palais, args + ["--with", str(tmp_path / "p2")])
+    assert both.exit_code == 0, both.output
+    assert "3 games, 18 rows" in both.output                 # 1 x 2 x 3 + 2 x 3 x 2
+
+
 @pytest.mark.parametrize("extra, why", [
+    (["--with", "RUN"], "named twice"),
+    (["--with", "NONE"], "no such folder"),
     (["--hidden", "64"], "expected two sizes"),
     (["--hidden", "a,b"], "expected two sizes"),
     (["--players", "5"], "--players"),
@@ -167,6 +227,8 @@ def test_palais_train_end_to_end(tmp_path):
     (["--current", "/no/such/file.npz"], "no such value weights file"),
 ])
 def test_palais_train_refuses_bad_options(tmp_path, extra, why):
+    extra = [str(tmp_path / "run") if e == "RUN" else str(tmp_path / "none") if e == "NONE" else e
+             for e in extra]
     result = CliRunner().invoke(palais, ["train", str(tmp_path / "run"), "--games", "1"] + extra)
     assert result.exit_code != 0 and why in result.output
     assert not (tmp_path / "run" / "games.jsonl").exists()
