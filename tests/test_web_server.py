@@ -258,12 +258,20 @@ def test_the_log_shows_other_seats_draws_as_question_marks():
 
 # ---- save and load ------------------------------------------------------------------------
 
-def test_a_record_downloaded_and_uploaded_again_is_the_same_game(client):
+def first_legal_actions(client, n: int):
+    """A new game between two people, each playing its first legal action, n actions in all:
+    (the new game's answer, the view of the seat to move then)."""
     start = new_game(client)
     game, view = start["game"], start["view"]
-    for _ in range(12):
+    for _ in range(n):
         view = act(client, game, view["to_move"], view["legal"][0]["token"]).json()
         view = client.get(f"/api/games/{game}/view?seat={view['to_move']}").json()
+    return start, view
+
+
+def test_a_record_downloaded_and_uploaded_again_is_the_same_game(client):
+    start, view = first_legal_actions(client, 12)
+    game = start["game"]
     r = client.get(f"/api/games/{game}/record")
     assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
     text = r.text
@@ -275,11 +283,8 @@ def test_a_record_downloaded_and_uploaded_again_is_the_same_game(client):
 
 
 def test_review_shows_the_position_after_n_actions_from_one_seat(client):
-    start = new_game(client)
-    game, view = start["game"], start["view"]
-    for _ in range(12):
-        view = act(client, game, view["to_move"], view["legal"][0]["token"]).json()
-        view = client.get(f"/api/games/{game}/view?seat={view['to_move']}").json()
+    start, view = first_legal_actions(client, 12)
+    game = start["game"]
     tokens = " ".join(t["tokens"] for t in view["log"]).split()
     for ply in (0, 3, len(tokens)):
         position = client.get(f"/api/games/{game}/position?ply={ply}&seat=1").json()
