@@ -151,7 +151,7 @@ class SearchParams:
 
     def for_players(self, n_players: int) -> "SearchParams":
         """These parameters as a search of an `n_players` game uses them: leaf_eval=auto
-        becomes value where the shipped model was trained (AUTO_VALUE_PLAYERS), heuristic
+        becomes value where the shipped model was measured to win (AUTO_VALUE_PLAYERS), heuristic
         elsewhere; the value cuts rollouts after VALUE_ROLLOUT_TURNS turns unless
         rollout_turns sets a cutoff (a rollout to the end would never ask it)."""
         leaf = self.leaf_eval
@@ -163,10 +163,6 @@ class SearchParams:
         if (leaf, turns) == (self.leaf_eval, self.rollout_turns):
             return self
         return replace(self, leaf_eval=leaf, rollout_turns=turns)
-
-    def may_use_value(self) -> bool:
-        """True when some search with these parameters evaluates with the value model."""
-        return self.leaf_eval in USES_VALUE
 
     @classmethod
     def preset(cls, name: str, **changes) -> "SearchParams":
