@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from engine.constants import ROOMS
 from engine.errors import NotationError, PalaisError
 from engine.notation import token_to_action, turn_to_text
+from engine.numbers import natural
 from protocol.client import SAFETY_TIMEOUT_S, ClientError, EngineClient
 from protocol.commands import Go, PositionStart
 from search.algorithms import VIEW_ALGORITHMS
@@ -65,13 +66,6 @@ class ThinkingInfo:
     score: tuple
     pv: str
     iterations: int
-
-
-def _number(text, default=0) -> int:
-    try:
-        return int(text)
-    except (TypeError, ValueError):
-        return default
 
 
 def _floats(values) -> tuple:
@@ -151,7 +145,7 @@ class PriSeat:
             def relay(info: dict):
                 if "pv" in info or "winprob" in info:
                     on_info(ThinkingInfo(_floats(info.get("winprob")), _floats(info.get("score")),
-                                         info.get("pv", ""), _number(info.get("iterations"))))
+                                         info.get("pv", ""), natural(info.get("iterations", "")) or 0))
         try:
             self.client.position(self._position(game, seat))
             limits, wait = self._go()
