@@ -12,6 +12,7 @@ import sys
 
 import click
 
+from engine.backends import backend_options, check_backend
 from engine.cli import main as rules_commands
 from engine.errors import PalaisError
 from engine.numbers import natural
@@ -301,10 +302,14 @@ def _hidden_sizes(text: str) -> tuple:
               help="Where kept weights go [RUN/value.npz].")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
               help="Also write a PNG of the training curve (needs matplotlib).")
+@backend_options
 def train(run_folder, games, players, iterations, positions, seed, other_runs, epochs, hidden, learning_rate,
-          weight_decay, eval_deals, eval_iterations, current, out_path, plot_path):
+          weight_decay, eval_deals, eval_iterations, current, out_path, plot_path, concurrency, backend,
+          ray_address):
     """Learn the search's value model from self-play (docs/train.md): play the run's games
-    (resumable), fit the weights, play them against the current ones, keep them if they win."""
+    (resumable), fit the weights, play them against the current ones, keep them if they win.
+    The games (self-play and match) run --concurrency at once, on local processes or as Ray
+    tasks; every backend gives the same games."""
     import importlib.util
     from pathlib import Path
 
@@ -319,6 +324,8 @@ def train(run_folder, games, players, iterations, positions, seed, other_runs, e
                                  seed=seed).check()
         if eval_deals and current != "heuristic":
             load_value_model(current)           # refuse a bad file before hours of games
+        where = {"backend": backend, "concurrency": concurrency, "ray_address": ray_address}
+        check_backend(backend, ray_address)      # before the run's folder is made
         check_distinct([run_folder, *other_runs])
         others = [RunFolder.existing(folder) for folder in other_runs]
         run = RunFolder(run_folder, GameOptions(seed=seed, players=players, iterations=iterations,
@@ -328,7 +335,7 @@ def train(run_folder, games, players, iterations, positions, seed, other_runs, e
         else:
             with click.progressbar(length=games - len(run.games), label="self-play games",
                                    file=sys.stderr) as bar:
-                generate(run, games, progress=bar.update)
+                generate(run, games, progress=bar.update, **where)
         x, y, game_of_row = training_rows([run] + others)
         def show_epoch(point):
             held = point["validation"]
@@ -346,7 +353,8 @@ def train(run_folder, games, players, iterations, positions, seed, other_runs, e
             return
         with click.progressbar(length=eval_deals * players, label="match against the current weights",
                                file=sys.stderr) as bar:
-            result = match(candidate, current, eval_deals, players, eval_iterations, seed, progress=bar.update)
+            result = match(candidate, current, eval_deals, players, eval_iterations, seed,
+                           progress=bar.update, **where)
         click.echo(result.line())
         if result.score > 1.0 / players:
             target = out_path or str(Path(run_folder) / "value.npz")

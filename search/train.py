@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.atomic_write import write_text_atomic
+from engine.backends import open_backend
 from engine.errors import PalaisError
 from engine.features import FEATURE_SIZE, observation
 from engine.plots import pyplot, save_figure
@@ -195,16 +196,29 @@ def play_selfplay_game(options: GameOptions, index: int) -> tuple[dict, np.ndarr
              "scores": outcome.scores}, rows)
 
 
-def generate(run: RunFolder, games: int, progress=None) -> int:
-    """Play the run's games up to `games` in all (those already in the folder are skipped);
-    `progress(done)` after each. Returns how many were played now."""
+def selfplay_job(task: tuple) -> tuple[dict, np.ndarray]:
+    """A backend's job: play_selfplay_game(options, index)."""
+    return play_selfplay_game(*task)
+
+
+def generate(run: RunFolder, games: int, progress=None, backend: str = "local",
+             concurrency: int = 1, ray_address: str | None = None) -> int:
+    """Play the run's games up to `games` in all (those already in the folder are skipped),
+    `concurrency` at once on `backend` (engine/backends.py: local processes or Ray tasks);
+    `progress(done)` after each. A game depends only on the run's options and its index, so
+    every backend gives the same games; they are appended in index order (a game that
+    finishes early waits for those before it). Returns how many were appended now."""
     played = 0
-    for index in range(len(run.games), games):
-        game, rows = play_selfplay_game(run.options, index)
-        run.append(game, rows)
-        played += 1
-        if progress is not None:
-            progress(1)
+    start = len(run.games)
+    waiting = {}
+    with open_backend(backend, selfplay_job, concurrency, ray_address) as games_at:
+        for game, rows in games_at.run([(run.options, i) for i in range(start, games)]):
+            waiting[game["index"]] = (game, rows)
+            while start + played in waiting:
+                run.append(*waiting.pop(start + played))
+                played += 1
+            if progress is not None:
+                progress(1)
     return played
 
 
@@ -323,25 +337,37 @@ class Match:
                 f"over {self.games} games, Elo {self.elo:+.0f}")
 
 
+def match_job(task: tuple) -> tuple[int, float]:
+    """A backend's job: game `index` of a match, A's params in seat a_seat and B's in the
+    others; (index, A's return)."""
+    index, a, b, deal, a_seat, players, iterations = task
+    team = [make_player(SearchParams(**(a if q == a_seat else b), seed=deal * 10 + q))
+            for q in range(players)]
+    outcome = play_game(team, ["ismcts"] * players, deal, SearchLimits(iterations=iterations))
+    return index, outcome.returns[a_seat]
+
+
 def match(new_weights: str, current: str, deals: int, players: int, iterations: int, seed: int,
-          progress=None) -> Match:
+          progress=None, backend: str = "local", concurrency: int = 1,
+          ray_address: str | None = None) -> Match:
     """The learned preset with `new_weights` in one seat against it with `current` ("heuristic":
-    the static evaluation at the same cutoff) in the others, each deal once per seat."""
+    the static evaluation at the same cutoff) in the others, each deal once per seat; the
+    games run `concurrency` at once on `backend`, as generate's do."""
     learned = PRESETS["learned"]
     new = {**learned, "value_weights": str(new_weights)}
     old = {**learned, "leaf_eval": "heuristic"} if current == "heuristic" else {**learned, "value_weights": str(current)}
-    won = 0.0
-    games = 0
-    for d in range(deals):
-        deal = seed * 7919 + d
-        for a_seat in range(players):
-            team = [make_player(SearchParams(**(new if q == a_seat else old), seed=deal * 10 + q))
-                    for q in range(players)]
-            outcome = play_game(team, ["ismcts"] * players, deal, SearchLimits(iterations=iterations))
-            won += outcome.returns[a_seat]
-            games += 1
+    tasks = [(d * players + a_seat, new, old, seed * 7919 + d, a_seat, players, iterations)
+             for d in range(deals) for a_seat in range(players)]
+    returns = {}
+    with open_backend(backend, match_job, concurrency, ray_address) as games_at:
+        for i, won in games_at.run(tasks):
+            returns[i] = won
             if progress is not None:
                 progress(1)
+    games = len(tasks)
+    won = 0.0
+    for i in range(games):          # summed in the tasks' order, however they finished
+        won += returns[i]
     low, high = wilson(won, games)
     return Match(games, won / games, low, high, elo_of(won / games) if players == 2 else float("nan"))
 

@@ -258,7 +258,7 @@ class _FakeRay:
 @pytest.mark.parametrize("version, preset, auth", [("2.60.0", None, "token"), ("2.9.3", None, None),
                                                    ("2.55.1", "disabled", "disabled")])
 def test_a_ray_instance_started_for_the_run_has_no_dashboard(monkeypatch, version, preset, auth):
-    from tournament.backends import RayBackend
+    from engine.backends import RayBackend
     fake = _FakeRay(version)
     monkeypatch.setitem(sys.modules, "ray", fake)
     monkeypatch.delenv("RAY_ADDRESS", raising=False)
@@ -267,13 +267,13 @@ def test_a_ray_instance_started_for_the_run_has_no_dashboard(monkeypatch, versio
         monkeypatch.delenv("RAY_AUTH_MODE")
     else:
         monkeypatch.setenv("RAY_AUTH_MODE", preset)
-    with RayBackend(1, None):
+    with RayBackend(print, 1, None):
         pass
-    with RayBackend(1, "local"):
+    with RayBackend(print, 1, "local"):
         pass
     started = ({"address": "local", "include_dashboard": False}, auth)
     assert fake.inits == [started, started]
-    with RayBackend(1, "ray://head:10001"):
+    with RayBackend(print, 1, "ray://head:10001"):
         pass
     assert fake.inits[2] == ({"address": "ray://head:10001"}, auth)   # a cluster's own settings
 

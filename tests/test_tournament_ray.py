@@ -74,3 +74,19 @@ def test_the_command_line_starts_ray_for_the_run_and_stops_it(tmp_path):
     summary = json.loads(on_ray.stdout)
     assert summary["games"] == 2 and summary == json.loads(local.stdout)
     assert not ray.is_initialized()
+
+
+def test_palais_train_plays_the_same_games_as_ray_tasks(tmp_path, local_ray):
+    """`palais train --backend ray`: the self-play games and the match are those played here."""
+    from play.cli import main as palais
+    args = ["--games", "3", "--iterations", "10", "--positions", "2", "--epochs", "1",
+            "--hidden", "6,4", "--eval-deals", "1", "--eval-iterations", "10", "--current", "heuristic"]
+    here = CliRunner().invoke(palais, ["train", str(tmp_path / "here")] + args)
+    on_ray = CliRunner().invoke(palais, ["train", str(tmp_path / "ray")] + args
+                                + ["--backend", "ray", "--concurrency", "2"])
+    assert here.exit_code == 0, here.output
+    assert on_ray.exit_code == 0, on_ray.output
+    for name in ("games.jsonl", "samples.f32", "candidate.npz"):
+        assert (tmp_path / "ray" / name).read_bytes() == (tmp_path / "here" / name).read_bytes()
+    score = [line for line in here.output.splitlines() if "new weights score" in line]
+    assert score and score[0] in on_ray.output

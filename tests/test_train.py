@@ -60,6 +60,20 @@ def test_a_restart_skips_the_games_already_played(tmp_path):
     assert (tmp_path / "r" / "games.jsonl").read_text() == (tmp_path / "f" / "games.jsonl").read_text()
 
 
+def test_games_played_at_once_in_processes_are_the_games_played_one_by_one(tmp_path):
+    """Each game depends only on the run's options and its index: a pool of processes gives
+    the same files, appended in index order, and a restart on either goes on from there."""
+    one = RunFolder(tmp_path / "one", TINY)
+    assert generate(one, 3) == 3
+    pool = RunFolder(tmp_path / "pool", TINY)
+    assert generate(pool, 2, concurrency=2) == 2
+    assert generate(RunFolder(tmp_path / "pool", TINY), 5, concurrency=3) == 3
+    assert generate(one, 5) == 2
+    for name in ("games.jsonl", "samples.f32"):
+        assert (tmp_path / "pool" / name).read_bytes() == (tmp_path / "one" / name).read_bytes()
+    assert [g["index"] for g in pool.games] == [0, 1]       # the folder object read at its opening
+
+
 def test_rows_of_a_game_cut_short_are_dropped_on_restart(tmp_path):
     run = RunFolder(tmp_path, TINY)
     generate(run, 1)
@@ -185,6 +199,8 @@ def test_the_match_plays_each_deal_once_per_seat(tmp_path):
     result = match(str(path), "heuristic", deals=1, players=2, iterations=10, seed=1)
     assert result.games == 2 and 0 <= result.low <= result.score <= result.high <= 1
     assert match(str(path), "heuristic", deals=1, players=2, iterations=10, seed=1) == result
+    assert match(str(path), "heuristic", deals=1, players=2, iterations=10, seed=1,
+                 concurrency=2) == result
 
 
 def test_palais_train_end_to_end(tmp_path):
@@ -225,6 +241,9 @@ def test_palais_train_fits_on_the_runs_named_with_with(tmp_path):
     (["--players", "5"], "--players"),
     (["--games", "0"], "--games"),
     (["--current", "/no/such/file.npz"], "no such value weights file"),
+    (["--ray-address", "auto"], "--ray-address needs --backend ray"),
+    (["--backend", "cluster"], "--backend"),
+    (["--concurrency", "0"], "--concurrency"),
 ])
 def test_palais_train_refuses_bad_options(tmp_path, extra, why):
     extra = [str(tmp_path / "run") if e == "RUN" else str(tmp_path / "none") if e == "NONE" else e

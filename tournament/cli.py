@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from engine.atomic_write import write_text_atomic
+from engine.backends import backend_options
 from engine.errors import PalaisError
 from engine.version import version_option
 from engine.words import plural
@@ -126,13 +127,7 @@ def _print_tables(summary: dict) -> None:
 @click.option("--safety-timeout", type=click.FloatRange(1, 86_400), default=600, show_default=True,
               metavar="SECONDS", help="How long an answer with no time budget (a search by "
                                       "iterations, the handshake) may take before the engine forfeits.")
-@click.option("--concurrency", type=click.IntRange(1, 256), default=1, show_default=True,
-              help="Games played at once (local processes, or Ray tasks in flight).")
-@click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
-              help="Where games run: local processes, or Ray tasks (needs the [ray] extra).")
-@click.option("--ray-address", default=None, metavar="ADDRESS",
-              help="With --backend ray: 'auto' joins the running cluster, HOST:PORT or "
-                   "ray://HOST:PORT names one; default: this machine's instance, started if none.")
+@backend_options
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), required=True,
               help="Folder for the progress, the records and the summary.")
 @click.option("--resume", is_flag=True, help="Continue the run saved in --out.")

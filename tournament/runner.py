@@ -1,5 +1,5 @@
 """Runs a tournament: plan the games, play them (N at once, on a backend: local processes or
-Ray tasks; backends.py), save each as it ends, show live standings, stop early on an SPRT
+Ray tasks; engine/backends.py), save each as it ends, show live standings, stop early on an SPRT
 decision, and summarise.
 
 Ctrl+C stops the games in flight. Every finished game is already saved, and `--resume`
@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .arbiter import TimeControl
-from .backends import open_backend
+from engine.backends import open_backend
+
+from .arbiter import TimeControl, play_game
 from .engines import check_engines
 from .schedule import plan
 from .stats import SPRT, head_to_head, multiplayer, two_player
@@ -63,15 +64,21 @@ def standings_text(settings: Settings, games: list) -> str:
     return "  ".join(f"{name} {points:g}" for name, points in totals.items())
 
 
+def play_task(task):
+    """One game from its task; runs wherever the backend puts it (and starts the engines there)."""
+    job, seats, tc = task
+    return play_game(job.index, job.deal_seed, seats, tc, group=job.group)
+
+
 def run(settings: Settings, out_dir, concurrency: int = 1, resume: bool = False,
         sprt: SPRT | None = None, on_game=None, stop_after: int | None = None,
         backend: str = "local", ray_address: str | None = None) -> dict:
     """Play the tournament; returns the summary. on_game(games so far, planned) is called after
     each game; stop_after ends the run after that many new games (for tests). backend is
-    "local" or "ray" (ray_address: see backends.RayBackend); it is not a setting of the run,
+    "local" or "ray" (ray_address: see engine.backends.RayBackend); it is not a setting of the run,
     so a run may be resumed on the other backend."""
     check_engines(settings.engines)             # before anything is written to out_dir
-    with open_backend(backend, concurrency, ray_address) as games_at:
+    with open_backend(backend, play_task, concurrency, ray_address) as games_at:
         store = RunStore(out_dir)
         games = store.create(settings.to_dict(), resume)
         done = {g["index"] for g in games}
@@ -81,7 +88,7 @@ def run(settings: Settings, out_dir, concurrency: int = 1, resume: bool = False,
         tasks = [(job, [settings.engines[i] for i in job.seats], settings.tc) for job in jobs]
         decision = None
         new = 0
-        for result in games_at.play(tasks):
+        for result in games_at.run(tasks):
             games.append(store.save(result))
             new += 1
             if on_game is not None:

@@ -1,28 +1,32 @@
-"""Where a tournament's games run: here (in-process, or a pool of local processes), or as
-Ray tasks spread over a cluster. The runner's loop (save, progress, SPRT, stop) is the same
-for both; a backend only turns games to play into results as the games finish.
+"""Where a batch of independent jobs runs: here (in-process, or a pool of local processes),
+or as Ray tasks spread over a cluster. A tournament's games (tournament/runner.py) and
+`palais train`'s self-play and evaluation games (search/train.py) are such jobs; their loops
+(save, progress, stop) are the same on every backend, which only turns tasks into results
+as the jobs finish.
 
-    with open_backend("ray", concurrency=8, ray_address="auto") as backend:
-        for result in backend.play(tasks):      # tasks: (Job, [EngineSpec per seat], TimeControl)
+    with open_backend("ray", play_task, concurrency=8, ray_address="auto") as backend:
+        for result in backend.run(tasks):       # play_task(task) -> result, for each task
             ...
 
-Leaving the `with` stops the games still in flight (Ctrl+C, an SPRT decision, an error);
-each of them ends its engine processes.
-A game's result depends only on its task, never on the backend, so `--resume` may switch
-backends. Ray is imported only when the Ray backend is chosen; it is an optional extra.
+`work` must be a module-level function (the pool and Ray send it by name). Leaving the
+`with` stops the jobs still in flight (Ctrl+C, an SPRT decision, an error); a job that started
+processes ends them on the way out (SystemExit in a pool worker, Ray's cancel).
+A result must depend only on its task, never on the backend, so a run may switch backends
+when it resumes. Ray is imported only when the Ray backend is chosen; it is an optional extra.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import multiprocessing as mp
 import os
 import signal
 import socket
 from itertools import islice
 
-from engine.errors import PalaisError
+import click
 
-from .arbiter import play_game
+from engine.errors import PalaisError
 
 BACKENDS = ("local", "ray")
 RAY_MISSING = "--backend ray needs Ray: pip install 'palais-engine[ray]'"
@@ -30,12 +34,6 @@ RAY_MISSING = "--backend ray needs Ray: pip install 'palais-engine[ray]'"
 
 class BackendError(PalaisError):
     pass
-
-
-def play_task(task):
-    """One game from its task; runs wherever the backend puts it (and starts the engines there)."""
-    job, seats, tc = task
-    return play_game(job.index, job.deal_seed, seats, tc, group=job.group)
 
 
 def _exit_on_sigterm() -> None:
@@ -49,25 +47,26 @@ def _raise_exit(signum, _frame):
 
 
 class LocalBackend:
-    """Concurrency 1: every game in this process. More: a pool of forked processes; results
-    come back in plan order."""
+    """Concurrency 1: every job in this process. More: a pool of forked processes; results
+    come back in the tasks' order."""
 
-    def __init__(self, concurrency: int):
+    def __init__(self, work, concurrency: int):
+        self.work = work
         self.concurrency = concurrency
         self.pool = None
-        self.unfinished = 0             # games handed to the pool whose results were not read
+        self.unfinished = 0             # jobs handed to the pool whose results were not read
 
     def __enter__(self):
         if self.concurrency > 1:
             self.pool = mp.get_context("fork").Pool(self.concurrency, initializer=_exit_on_sigterm)
         return self
 
-    def play(self, tasks):
+    def run(self, tasks):
         if not self.pool:
-            return map(play_task, tasks)
+            return map(self.work, tasks)
         tasks = list(tasks)
         self.unfinished += len(tasks)
-        return self._results(self.pool.imap(play_task, tasks))
+        return self._results(self.pool.imap(self.work, tasks))
 
     def _results(self, results):
         for result in results:
@@ -77,19 +76,19 @@ class LocalBackend:
     def __exit__(self, exc_type, *exc):
         if self.pool is not None:
             if exc_type is None and self.unfinished == 0:
-                # Every game is done: let the workers end by themselves. (terminate() here
+                # Every job is done: let the workers end by themselves. (terminate() here
                 # could race with the pool replacing a worker that just ended, and then wait
                 # forever for a new worker idling on the task queue.)
                 self.pool.close()
             else:
-                self.pool.terminate()     # stopped early: end the games in flight (SIGTERM)
+                self.pool.terminate()     # stopped early: end the jobs in flight (SIGTERM)
             self.pool.join()
             self.pool = None
 
 
 class RayBackend:
-    """Every game a Ray task (the engine processes start on the worker that runs it), at most
-    `concurrency` in flight, results in the order the games finish.
+    """Every job a Ray task (a game's engine processes start on the worker that runs it), at
+    most `concurrency` in flight, results in the order the jobs finish.
 
     address None attaches to the Ray instance this machine knows of (RAY_ADDRESS, or the
     latest one started here) or starts a local one (LOCAL_RAY: no dashboard, token auth);
@@ -97,16 +96,17 @@ class RayBackend:
     "HOST:PORT" or "ray://HOST:PORT" names one. If Ray is already
     initialised in this process, that instance is used and left running."""
 
-    def __init__(self, concurrency: int, address: str | None = None):
+    def __init__(self, work, concurrency: int, address: str | None = None):
         try:
             import ray
         except ImportError:
             raise BackendError(RAY_MISSING) from None
         self.ray = ray
+        self.work = work
         self.concurrency = concurrency
         self.address = address
         self.connected_here = False
-        self.pending = {}               # ObjectRef -> task, the games in flight
+        self.pending = {}               # ObjectRef -> task, the jobs in flight
 
     def __enter__(self):
         ray = self.ray
@@ -119,16 +119,16 @@ class RayBackend:
                 raise BackendError(f"--backend ray: could not start or join Ray ({where}): "
                                    f"{str(exc).strip().splitlines()[0]}") from None
             self.connected_here = True
-        self.remote_play = ray.remote(play_task)
+        self.remote_work = ray.remote(self.work)
         return self
 
-    def play(self, tasks):
+    def run(self, tasks):
         ray = self.ray
         todo = iter(tasks)
 
         def submit():
             for task in islice(todo, self.concurrency - len(self.pending)):
-                self.pending[self.remote_play.remote(task)] = task
+                self.pending[self.remote_work.remote(task)] = task
 
         submit()
         while self.pending:
@@ -141,7 +141,7 @@ class RayBackend:
 
     def __exit__(self, *exc):
         for ref in self.pending:
-            self.ray.cancel(ref)        # a KeyboardInterrupt in the game: it closes its engines
+            self.ray.cancel(ref)        # a KeyboardInterrupt in the job: a game closes its engines
         self.pending.clear()
         if self.connected_here:
             self.ray.shutdown()         # stops the instance if it was started here, else detaches
@@ -149,7 +149,7 @@ class RayBackend:
 
 
 LOCAL_RAY = {"address": "local", "include_dashboard": False}
-"""How the runner starts a Ray instance of its own: without the dashboard (an HTTP server
+"""How a run starts a Ray instance of its own: without the dashboard (an HTTP server
 that can run jobs). Ray's other ports listen on every interface whatever ray.init is told
 (`_node_ip_address="127.0.0.1"` is turned into this machine's address), so the instance is
 also given token authentication where Ray has it (2.52 and later; set RAY_AUTH_MODE to
@@ -209,12 +209,38 @@ def _check_answers(address: str | None) -> None:
                            f"({exc.strerror or exc})") from None
 
 
-def open_backend(name: str, concurrency: int = 1, ray_address: str | None = None):
-    """The backend called `name`, to be entered with `with`; checks what it needs now."""
+def check_backend(name: str, ray_address: str | None = None) -> None:
+    """Refuse, before any work starts, a backend that cannot run: an unknown name, an address
+    without Ray, Ray not installed."""
+    if name not in BACKENDS:
+        raise BackendError(f"backend {name!r} is not one of {', '.join(BACKENDS)}")
+    if name == "local" and ray_address is not None:
+        raise BackendError("--ray-address needs --backend ray")
+    if name == "ray" and importlib.util.find_spec("ray") is None:
+        raise BackendError(RAY_MISSING)
+
+
+def open_backend(name: str, work, concurrency: int = 1, ray_address: str | None = None):
+    """The backend called `name` running `work` on each task, to be entered with `with`;
+    checks what it needs now (check_backend)."""
+    check_backend(name, ray_address)
     if name == "local":
-        if ray_address is not None:
-            raise BackendError("--ray-address needs --backend ray")
-        return LocalBackend(concurrency)
-    if name == "ray":
-        return RayBackend(concurrency, ray_address)
-    raise BackendError(f"backend {name!r} is not one of {', '.join(BACKENDS)}")
+        return LocalBackend(work, concurrency)
+    return RayBackend(work, concurrency, ray_address)
+
+
+def backend_options(command):
+    """The --concurrency, --backend and --ray-address options of a command whose games run
+    on a backend (palais-tournament, palais train), declared once."""
+    options = [
+        click.option("--concurrency", type=click.IntRange(1, 256), default=1, show_default=True,
+                     help="Games played at once (local processes, or Ray tasks in flight)."),
+        click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True,
+                     help="Where games run: local processes, or Ray tasks (needs the [ray] extra)."),
+        click.option("--ray-address", default=None, metavar="ADDRESS",
+                     help="With --backend ray: 'auto' joins the running cluster, HOST:PORT or "
+                          "ray://HOST:PORT names one; default: this machine's instance, started if none."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
