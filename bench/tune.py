@@ -11,12 +11,14 @@ iterations per second for any setting).
 Prints for each side its win share (a shared win counting as a fraction) with its Wilson 95%
 interval, mean VP, collapse share (games it ended with less than half the winner's VP) and
 the mean VP margin of its wins and of its losses; the last line is exactly
-`score_a=<x> low=<l> high=<h> elo=<e> collapse_a=<c> collapse_b=<d>`.
+`score_a=<x> low=<l> high=<h> elo=<e> collapse_a=<c> collapse_b=<d>`. Ctrl+C or a kill
+(SIGTERM) stops the run and prints the same summary over the games finished so far.
 Run: python bench/tune.py --a reward=margin [--b preset=classic,...] [--games 200] [--iterations 4000]
      [--b-iterations N] [--time-ms T] [--players 2] [--workers 2]
 """
 
 import argparse
+import signal
 import os
 import sys
 import time
@@ -86,6 +88,16 @@ def limits_of(iterations, time_ms) -> SearchLimits:
     return SearchLimits(time_ms=time_ms) if time_ms else SearchLimits(iterations=iterations)
 
 
+def _interrupt(signum, _frame):
+    raise KeyboardInterrupt
+
+
+def _ignore_interrupts():
+    """In a pool worker: Ctrl+C and the pool's own SIGTERM are the main process's to handle."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], epilog=knobs_help(),
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -110,14 +122,21 @@ def main():
     jobs = [(d, s, n, a_params, b_params, a_limits, b_limits) for d in deals for s in range(n)]
     started = time.time()
     results = []
-    with get_context("fork").Pool(args.workers) as pool:
-        for i, result in enumerate(pool.imap(one_game, jobs), 1):
-            results.append(result)
-            if i % 20 == 0 or i == len(jobs):
-                won = sum(r[s] for r, _, s in results)
-                print(f"  {i}/{len(jobs)} games, A scores {won / i:.3f}, {time.time() - started:.0f} s",
-                      file=sys.stderr, flush=True)
+    signal.signal(signal.SIGTERM, _interrupt)      # a kill, like Ctrl+C, still prints the summary
+    try:
+        with get_context("fork").Pool(args.workers, initializer=_ignore_interrupts) as pool:
+            for i, result in enumerate(pool.imap(one_game, jobs), 1):
+                results.append(result)
+                if i % 20 == 0 or i == len(jobs):
+                    won = sum(r[s] for r, _, s in results)
+                    print(f"  {i}/{len(jobs)} games, A scores {won / i:.3f}, {time.time() - started:.0f} s",
+                          file=sys.stderr, flush=True)
+    except KeyboardInterrupt:
+        print(f"  stopped after {len(results)} of {len(jobs)} games: the summary counts those",
+              file=sys.stderr, flush=True)
     games = len(results)
+    if not games:
+        sys.exit(1)
     side_a = seat_outcomes([(r[s], sc, s) for r, sc, s in results])
     side_b = seat_outcomes([(r[q], sc, q) for r, sc, s in results for q in range(n) if q != s])
     won = side_a.won
