@@ -113,14 +113,16 @@ def test_collapse_share_and_the_margins_of_wins_and_losses():
         (0.0, [30, 80], 0),      # lost by 50: collapsed
         (0.0, [60, 70], 0),      # lost by 10
         (0.5, [50, 50], 0),      # shared win
+        (0.0, [19, 20], 0),      # lost by 1, under 20 VP
     ]
     side = seat_outcomes(rows)
-    assert side.seats == 4 and side.won == 1.5
-    assert side.collapses == 1 and side.collapse_share == 0.25
-    assert side.win_margins == [50, 0] and side.loss_margins == [-50, -10]
-    assert side.mean_vp == pytest.approx(55.0)
+    assert side.seats == 5 and side.won == 1.5
+    assert side.collapses == 1 and side.collapse_share == 0.2
+    assert side.win_margins == [50, 0] and side.loss_margins == [-50, -10, -1]
+    assert side.mean_vp == pytest.approx(47.8)
+    assert side.low_scores == 1 and "under 20 VP 0.200 (1)" in side.line()
     other = seat_outcomes([(1.0 - r if r != 0.5 else 0.5, s, 1) for r, s, _ in rows])
-    assert other.collapses == 1 and other.won == 2.5
+    assert other.collapses == 1 and other.won == 3.5 and other.low_scores == 0
 
 
 def edge_table(tree, state):

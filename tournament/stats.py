@@ -163,12 +163,16 @@ def multiplayer(games, names) -> dict:
     return out
 
 
+LOW_VP = 20          # a seat ending under this many VP has stopped playing (the collapse issue's measure)
+
+
 @dataclass
 class SeatOutcomes:
     """How one side fared over its seats: the win share and how it won and lost.
 
     A side *collapses* in a game when it ends with less than half the winner's VP: the mark of
-    a player that stopped playing once it could no longer win."""
+    a player that stopped playing once it could no longer win. `low_scores` counts the
+    seat-games it ended under LOW_VP, the other mark of it in 4-player games."""
 
     seats: int                 # seat-games counted (one per game and seat of the side)
     won: float                 # wins, a shared win counting as a fraction
@@ -176,6 +180,7 @@ class SeatOutcomes:
     win_margins: list          # VP over the best other seat, in the seat-games it won
     loss_margins: list         # VP behind the best other seat (negative), in the others
     mean_vp: float
+    low_scores: int = 0        # seat-games ended under LOW_VP
 
     @property
     def win_share(self) -> float:
@@ -190,17 +195,20 @@ class SeatOutcomes:
         win_m = f"{np.mean(self.win_margins):+.1f}" if self.win_margins else "n/a"
         loss_m = f"{np.mean(self.loss_margins):+.1f}" if self.loss_margins else "n/a"
         return (f"wins {self.win_share:.3f} [{lo:.3f}, {hi:.3f}] over {self.seats}, mean VP {self.mean_vp:.1f}, "
-                f"collapses {self.collapse_share:.3f} ({self.collapses}), margin in wins {win_m}, in losses {loss_m}")
+                f"collapses {self.collapse_share:.3f} ({self.collapses}), under {LOW_VP} VP "
+                f"{self.low_scores / self.seats if self.seats else 0.0:.3f} ({self.low_scores}), "
+                f"margin in wins {win_m}, in losses {loss_m}")
 
 
 def seat_outcomes(rows) -> SeatOutcomes:
     """rows: (return of the seat, final scores of every seat, the seat) per seat-game."""
-    won, collapses, wins, losses, vp = 0.0, 0, [], [], []
+    won, collapses, low, wins, losses, vp = 0.0, 0, 0, [], [], []
     for ret, scores, seat in rows:
         won += ret
         mine = scores[seat]
         best_other = max(s for q, s in enumerate(scores) if q != seat)
         collapses += mine < max(scores) / 2
+        low += mine < LOW_VP
         (wins if ret > 0 else losses).append(mine - best_other)
         vp.append(mine)
-    return SeatOutcomes(len(vp), won, collapses, wins, losses, float(np.mean(vp)) if vp else 0.0)
+    return SeatOutcomes(len(vp), won, collapses, wins, losses, float(np.mean(vp)) if vp else 0.0, low)
