@@ -26,6 +26,7 @@ import io
 from pathlib import Path
 
 from engine.constants import CARDS, PRIVILEGES, P_NONE, ROOMS, STAGES
+from engine.options import OPTION_HELP
 
 LANGUAGES = ("en", "fr", "zh")      # English first: the msgids themselves
 DOMAIN = "palais"
@@ -36,17 +37,24 @@ LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 ROOM_IN_TEXT = "room in a sentence"
 # msgctxt of a stage name (the stage code MOVES is also a card's code).
 STAGE = "stage"
+# msgctxt of a rule option's label, by its name (engine/options.py); en's catalog gives the
+# English label ("round_cap" -> "Round cap"). Its help line is a msgid as it is written.
+RULE_OPTION = "rule option"
 
 
 def game_vocabulary() -> list:
     """(msgctxt or None, msgid) of every game name a player reads: rooms (bare and in a
-    sentence), cards, privileges (NONE is never shown) and stages. They are msgids by their
-    codes, so no source file spells them out for extraction; this list does."""
+    sentence), cards, privileges (NONE is never shown), stages, and the rule options' labels
+    and help lines (`palais serve`'s new-game form). They are msgids by their codes (the
+    help by its English line in engine/options.py), so no source file spells them out for
+    extraction; this list does."""
     out = [(None, name) for name in ROOMS]
     out += [(ROOM_IN_TEXT, name) for name in ROOMS]
     out += [(None, name) for name in CARDS]
     out += [(None, name) for p, name in enumerate(PRIVILEGES) if p != P_NONE]
     out += [(STAGE, name) for name in STAGES]
+    out += [(RULE_OPTION, name) for name in OPTION_HELP]
+    out += [(None, line) for line in OPTION_HELP.values()]
     return out
 
 

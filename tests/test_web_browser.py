@@ -208,6 +208,13 @@ def test_pass_the_device_between_two_people(tmp_path):
         assert page.inner_text("#new-game-button") == "Nouvelle partie"
         assert page.is_visible('#board [data-room="MINT"] >> text="Hôtel de la monnaie"')
         driver.shot("french")
+        # The new-game form's rule options, by their French labels, with their help as tooltips.
+        page.click("#new-game-button")
+        label = page.locator("#rule-options label", has_text="Limite de manches")
+        label.wait_for()
+        assert label.get_attribute("title").startswith("la partie se termine")
+        assert page.locator("#rule-options label", has_text="round_cap").count() == 0
+        page.keyboard.press("Escape")
         assert not driver.errors, driver.errors
 
 

@@ -510,17 +510,21 @@ function buildRuleOptions() {
     const input = document.createElement("input");
     input.dataset.option = option.name;
     input.dataset.type = option.type;
+    // The game's catalog names each option by its code (msgctxt "rule option") and holds
+    // its help line as written (play/i18n.py game_vocabulary).
+    const key = `rule option:${option.name}`;
+    const name = t(key) === key ? option.name : t(key);
     if (option.type === "bool") {
       input.type = "checkbox";
       input.checked = Boolean(option.default);
-      label.append(input, document.createTextNode(` ${option.name}`));
+      label.append(input, document.createTextNode(` ${name}`));
     } else {
       input.type = "number";
       input.step = "1";
       input.value = option.default;
-      label.append(document.createTextNode(`${option.name} `), input);
+      label.append(document.createTextNode(`${name} `), input);
     }
-    label.title = option.help || "";
+    label.title = option.help ? t(option.help) : "";
     box.appendChild(label);
   }
 }
