@@ -214,7 +214,7 @@ class Engine:
 
     def value_digest(self) -> str | None:
         """The short sha256 of the value weights when the learned evaluation may be used (value,
-        or auto: in 2-player games), else None."""
+        or auto), else None."""
         if self.search_value("leaf_eval") not in USES_VALUE:
             return None
         return load_value_model(self.search_value("value_weights")).digest

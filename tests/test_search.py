@@ -7,6 +7,7 @@ from engine.errors import PalaisError
 from engine.rng import Rng
 from engine.state import State
 from search.mcts import CHUNK_ITERATIONS, MCTSSearch
+import search.params
 from search.params import VALUE_ROLLOUT_TURNS, SearchLimits, SearchParams
 from search.positions import midgame
 from search.signature import signature
@@ -111,7 +112,7 @@ def test_policy_first_play_tries_the_rollout_policys_choice_first():
 
 def test_bench_signature_is_stable():
     # Changes exactly when search behaviour changes: update it (and say so in the commit).
-    assert signature() == 72310
+    assert signature() == 71325
 
 
 @pytest.mark.parametrize("algorithm", ["random", "greedy", "pimc", "ismcts", "mcts"])
@@ -166,14 +167,14 @@ def test_root_parallel_merges_the_workers_trees():
 
 def test_rollouts_run_to_the_end_by_default_and_stop_at_a_cutoff_when_asked():
     # To the end, every iteration backs up true final scores (integers); with a cutoff, the
-    # static evaluation's estimates (fractions). By default (leaf_eval=auto) 4 players roll
-    # out to the end; 2 and 3 players cut after a few turns for the learned value.
+    # static evaluation's estimates (fractions). By default (leaf_eval=auto) every player
+    # count cuts after a few turns for the learned value; leaf_eval=heuristic rolls out to the end.
     with pytest.raises(PalaisError, match="rollout_turns"):
         SearchParams(rollout_turns=-2)
     for n in (2, 3, 4):
         state = midgame(n, 5, 4)
         limits = SearchLimits(iterations=300)
-        for params, whole in ((SearchParams(seed=2), n > 3),
+        for params, whole in ((SearchParams(seed=2), False),
                               (SearchParams(seed=2, leaf_eval="heuristic"), True),
                               (SearchParams(seed=2, rollout_turns=3), False)):
             result = MCTSSearch(params).search(state, limits=limits)
@@ -181,12 +182,15 @@ def test_rollouts_run_to_the_end_by_default_and_stop_at_a_cutoff_when_asked():
             assert all(abs(x - round(x)) < 1e-6 for x in sums) == whole, (n, params)
 
 
-def test_leaf_eval_auto_is_the_value_where_the_shipped_weights_were_measured():
+def test_leaf_eval_auto_is_the_value_where_the_shipped_weights_were_measured(monkeypatch):
     auto = SearchParams()
     assert auto.leaf_eval == "auto" and auto.rollout_turns == -1
-    for n in (2, 3):
+    for n in (2, 3, 4):
         assert (auto.for_players(n).leaf_eval, auto.for_players(n).rollout_turns) == ("value", VALUE_ROLLOUT_TURNS)
+    monkeypatch.setattr(search.params, "AUTO_VALUE_PLAYERS", (2, 3))   # weights measured on fewer counts
     assert (auto.for_players(4).leaf_eval, auto.for_players(4).rollout_turns) == ("heuristic", -1)
+    assert auto.for_players(3).leaf_eval == "value"
+    monkeypatch.undo()
     # a cutoff that is asked for stays; an explicit choice is kept at every player count
     assert auto.with_(rollout_turns=7).for_players(2).rollout_turns == 7
     assert SearchParams(leaf_eval="heuristic").for_players(2).leaf_eval == "heuristic"

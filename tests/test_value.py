@@ -208,7 +208,7 @@ def test_knobs_refuse_bad_values():
 def test_pri_shows_the_digest_in_id_name_only_with_the_value_on(weights_file):
     from helpers import ServerSession
     s = ServerSession()
-    s.send("pri")        # the default, leaf_eval=auto, uses the shipped weights with 2 and 3 players
+    s.send("pri")        # the default, leaf_eval=auto, uses the shipped weights
     assert s.new_lines()[0] == f"id name palais-engine 0.1.0 value {load_value_model('').digest}"
     s.send("setoption name Leaf Eval value heuristic", "pri")
     assert s.new_lines()[0] == "id name palais-engine 0.1.0"

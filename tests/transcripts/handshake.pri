@@ -1,5 +1,5 @@
 > pri
-< id name palais-engine 0.1.0 value 58b3ff7d92fb
+< id name palais-engine 0.1.0 value dffe97287658
 < id author the palais-engine developers
 < option name Algorithm type combo default ismcts var ismcts var mcts var pimc var greedy var random
 < option name Threads type spin default 1 min 1 max 64
