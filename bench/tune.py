@@ -13,15 +13,21 @@ interval, mean VP, collapse share (games it ended with less than half the winner
 the mean VP margin of its wins and of its losses; the last line is exactly
 `score_a=<x> low=<l> high=<h> elo=<e> collapse_a=<c> collapse_b=<d>`. Ctrl+C or a kill
 (SIGTERM) stops the run and prints the same summary over the games finished so far.
+With --record FILE each finished game is appended to FILE (JSON lines, after a header line
+holding the run's settings), and a run given a FILE that already holds games of the same
+settings plays only the games of its schedule that FILE lacks: a stopped run resumes, and a
+finished one grows with a larger --games. The summary counts every game of the schedule.
 Run: python bench/tune.py --a reward=margin [--b preset=classic,...] [--games 200] [--iterations 4000]
-     [--b-iterations N] [--time-ms T] [--players 2] [--workers 2]
+     [--b-iterations N] [--time-ms T] [--players 2] [--workers 2] [--first-deal 1] [--record FILE]
 """
 
 import argparse
-import signal
+import json
 import os
+import signal
 import sys
 import time
+from dataclasses import asdict
 from multiprocessing import get_context
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -31,6 +37,7 @@ from engine.errors import PalaisError  # noqa: E402
 from search.params import KNOBS, PRESETS, SearchLimits, SearchParams  # noqa: E402
 from search.players import make_player  # noqa: E402
 from search.selfplay import play_game  # noqa: E402
+from search.value import load_value_model  # noqa: E402
 from tournament.stats import elo_of, seat_outcomes, wilson  # noqa: E402
 
 
@@ -88,6 +95,71 @@ def limits_of(iterations, time_ms) -> SearchLimits:
     return SearchLimits(time_ms=time_ms) if time_ms else SearchLimits(iterations=iterations)
 
 
+def record_header(args, a_params, b_params) -> dict:
+    """What makes two runs' games comparable: both sides' settings (every knob, defaults
+    included, so a changed default is a change), budgets and value weights."""
+    def side(params, iterations):
+        knobs = {k: v for k, v in asdict(SearchParams(**params)).items() if k not in HARNESS_KNOBS}
+        return {"params": knobs, "weights": load_value_model(params.get("value_weights", "")).digest,
+                "iterations": None if args.time_ms else iterations, "time_ms": args.time_ms}
+    header = {"tune_record": 1, "players": args.players,
+              "a": side(a_params, args.iterations),
+              "b": side(b_params, args.b_iterations or args.iterations)}
+    return json.loads(json.dumps(header, default=str))     # as it reads back from the file
+
+
+def read_record(path: str, header: dict) -> dict:
+    """(deal, A's seat) -> (returns, scores, A's seat) of the games FILE already holds; {} if it
+    does not exist. PalaisError if it holds another run's games or is not a record. A last line
+    cut short by a kill is dropped, and the file is rewritten without it."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            lines = handle.read().split("\n")
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PalaisError(f"{path}: cannot read the record ({exc})") from None
+    if lines and lines[-1] == "":
+        lines.pop()
+    try:
+        found = json.loads(lines[0]) if lines else None
+    except json.JSONDecodeError:
+        found = None
+    if not isinstance(found, dict) or found.get("tune_record") != 1:
+        raise PalaisError(f"{path}: not a bench/tune.py record (its first line is not a record header)")
+    if found != header:
+        raise PalaisError(f"{path}: recorded with other settings ({json.dumps(found)}); "
+                          f"this run's: {json.dumps(header)}")
+    done = {}
+    for number, line in enumerate(lines[1:], 2):
+        try:
+            game = json.loads(line)
+            key = (int(game["deal"]), int(game["a_seat"]))
+            done[key] = ([float(x) for x in game["returns"]], [int(x) for x in game["scores"]], key[1])
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+            if number == len(lines):             # the line a kill cut short: drop it
+                _rewrite_record(path, header, done)
+                break
+            raise PalaisError(f"{path}, line {number}: not a recorded game") from None
+        if len(done[key][0]) != header["players"] or len(done[key][1]) != header["players"]:
+            raise PalaisError(f"{path}, line {number}: not a {header['players']}-player game")
+    return done
+
+
+def _rewrite_record(path, header, done):
+    temporary = f"{path}.tmp"
+    with open(temporary, "w", encoding="utf-8") as handle:
+        handle.write(json.dumps(header) + "\n")
+        for (deal, a_seat), (returns, scores, _) in done.items():
+            handle.write(record_line(deal, a_seat, returns, scores))
+    os.replace(temporary, path)
+
+
+def record_line(deal, a_seat, returns, scores) -> str:
+    return json.dumps({"deal": deal, "a_seat": a_seat, "returns": list(returns),
+                       "scores": list(scores)}) + "\n"
+
+
 def _interrupt(signum, _frame):
     raise KeyboardInterrupt
 
@@ -110,30 +182,49 @@ def main():
     parser.add_argument("--time-ms", type=float, default=None, help="time per search instead of iterations")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--first-deal", type=int, default=1)
+    parser.add_argument("--record", metavar="FILE", default=None,
+                        help="append each finished game to FILE; resume from the games it holds")
     args = parser.parse_args()
     try:
         a_params, b_params = parse_params(args.a), parse_params(args.b)
+        header = record_header(args, a_params, b_params)
+        done = read_record(args.record, header) if args.record else {}
+        if args.record and not done and not os.path.exists(args.record):
+            _rewrite_record(args.record, header, {})
+        record = open(args.record, "a", encoding="utf-8") if args.record else None
     except PalaisError as exc:
         parser.error(str(exc))
+    except OSError as exc:
+        parser.error(f"{args.record}: cannot write the record ({exc.strerror or exc})")
     a_limits = limits_of(args.iterations, args.time_ms)
     b_limits = limits_of(args.b_iterations or args.iterations, args.time_ms)
     n = args.players
     deals = range(args.first_deal, args.first_deal + -(-args.games // n))
-    jobs = [(d, s, n, a_params, b_params, a_limits, b_limits) for d in deals for s in range(n)]
+    schedule = [(d, s) for d in deals for s in range(n)]
+    results = [done[key] for key in schedule if key in done]
+    jobs = [(d, s, n, a_params, b_params, a_limits, b_limits) for d, s in schedule if (d, s) not in done]
+    if results:
+        print(f"  {len(results)} of {len(schedule)} games already in {args.record}", file=sys.stderr, flush=True)
     started = time.time()
-    results = []
     signal.signal(signal.SIGTERM, _interrupt)      # a kill, like Ctrl+C, still prints the summary
     try:
         with get_context("fork").Pool(args.workers, initializer=_ignore_interrupts) as pool:
-            for i, result in enumerate(pool.imap(one_game, jobs), 1):
+            for job, result in zip(jobs, pool.imap(one_game, jobs)):
                 results.append(result)
-                if i % 20 == 0 or i == len(jobs):
+                if record:
+                    record.write(record_line(job[0], job[1], *result[:2]))
+                    record.flush()
+                i = len(results)
+                if i % 20 == 0 or i == len(schedule):
                     won = sum(r[s] for r, _, s in results)
-                    print(f"  {i}/{len(jobs)} games, A scores {won / i:.3f}, {time.time() - started:.0f} s",
+                    print(f"  {i}/{len(schedule)} games, A scores {won / i:.3f}, {time.time() - started:.0f} s",
                           file=sys.stderr, flush=True)
     except KeyboardInterrupt:
-        print(f"  stopped after {len(results)} of {len(jobs)} games: the summary counts those",
+        print(f"  stopped after {len(results)} of {len(schedule)} games: the summary counts those",
               file=sys.stderr, flush=True)
+    finally:
+        if record:
+            record.close()
     games = len(results)
     if not games:
         sys.exit(1)

@@ -1,0 +1,64 @@
+"""bench/tune.py --record: a long comparison that is stopped loses none of its finished games,
+resumes where it stopped, and never mixes games played under other settings."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+TUNE = Path(__file__).resolve().parent.parent / "bench" / "tune.py"
+TINY = ["--iterations", "30", "--workers", "1"]      # iterations, not time: games reproduce
+
+
+def tune(*args):
+    return subprocess.run([sys.executable, str(TUNE), *TINY, *args], capture_output=True,
+                          text=True, timeout=300)
+
+
+def summary(run):
+    assert run.returncode == 0, run.stderr
+    return run.stdout.splitlines()[-1]
+
+
+def test_a_stopped_run_resumes_from_its_record_and_ends_as_an_unbroken_run(tmp_path):
+    record = tmp_path / "games.jsonl"
+    summary(tune("--games", "2", "--record", str(record)))
+    header, *games = record.read_text().splitlines()
+    assert json.loads(header)["tune_record"] == 1 and len(games) == 2
+    assert [(json.loads(g)["deal"], json.loads(g)["a_seat"]) for g in games] == [(1, 0), (1, 1)]
+    with record.open("a") as handle:
+        handle.write('{"deal": 2, "a_se')          # a kill in the middle of a write
+    resumed = tune("--games", "4", "--record", str(record))
+    assert "2 of 4 games already in" in resumed.stderr
+    lines = record.read_text().splitlines()
+    assert lines[:3] == [header, *games]           # the finished games are kept as they were
+    assert [(json.loads(g)["deal"], json.loads(g)["a_seat"]) for g in lines[1:]] == [
+        (1, 0), (1, 1), (2, 0), (2, 1)]
+    assert summary(resumed) == summary(tune("--games", "4"))   # the same as never stopping
+
+
+def test_a_record_of_other_settings_or_another_file_is_refused_and_left_alone(tmp_path):
+    record = tmp_path / "games.jsonl"
+    summary(tune("--games", "2", "--record", str(record)))
+    before = record.read_bytes()
+    other = tune("--games", "2", "--b", "preset=classic", "--record", str(record))
+    assert other.returncode == 2 and "recorded with other settings" in other.stderr
+    assert record.read_bytes() == before
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n")
+    stranger = tune("--games", "2", "--record", str(notes))
+    assert stranger.returncode == 2 and "not a bench/tune.py record" in stranger.stderr
+    assert notes.read_text() == "my notes\n"
+    nowhere = tune("--games", "2", "--record", str(tmp_path / "missing" / "games.jsonl"))
+    assert nowhere.returncode == 2 and "cannot write the record" in nowhere.stderr
+
+
+def test_a_damaged_line_inside_the_record_is_an_error_not_a_lost_game(tmp_path):
+    record = tmp_path / "games.jsonl"
+    summary(tune("--games", "4", "--record", str(record)))
+    header, first, *rest = record.read_text().splitlines()
+    record.write_text("\n".join([header, "garbage", *rest]) + "\n")
+    damaged = tune("--games", "4", "--record", str(record))
+    assert damaged.returncode == 2 and "line 2: not a recorded game" in damaged.stderr
