@@ -104,7 +104,7 @@ def record_header(args, a_params, b_params) -> dict:
                 "iterations": None if args.time_ms else iterations, "time_ms": args.time_ms}
     header = {"tune_record": 1, "players": args.players,
               "a": side(a_params, args.iterations),
-              "b": side(b_params, args.b_iterations or args.iterations)}
+              "b": side(b_params, args.b_iterations)}
     return json.loads(json.dumps(header, default=str))     # as it reads back from the file
 
 
@@ -185,8 +185,15 @@ def main():
     parser.add_argument("--record", metavar="FILE", default=None,
                         help="append each finished game to FILE; resume from the games it holds")
     args = parser.parse_args()
+    if args.b_iterations is None:
+        args.b_iterations = args.iterations
+    for name in ("games", "workers"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name} must be at least 1")
     try:
         a_params, b_params = parse_params(args.a), parse_params(args.b)
+        a_limits = limits_of(args.iterations, args.time_ms)
+        b_limits = limits_of(args.b_iterations, args.time_ms)
         header = record_header(args, a_params, b_params)
         done = read_record(args.record, header) if args.record else {}
         if args.record and not done and not os.path.exists(args.record):
@@ -196,8 +203,6 @@ def main():
         parser.error(str(exc))
     except OSError as exc:
         parser.error(f"{args.record}: cannot write the record ({exc.strerror or exc})")
-    a_limits = limits_of(args.iterations, args.time_ms)
-    b_limits = limits_of(args.b_iterations or args.iterations, args.time_ms)
     n = args.players
     deals = range(args.first_deal, args.first_deal + -(-args.games // n))
     schedule = [(d, s) for d in deals for s in range(n)]
@@ -235,7 +240,7 @@ def main():
     fair = 1.0 / n                                   # A's share if A and B were equal
     elo = elo_of(won / games) if n == 2 else float("nan")   # Elo only means something for two
     print(f"A ({args.a or 'defaults'}) vs B ({args.b or 'defaults'}), {n} players, "
-          f"{'%.0f ms' % args.time_ms if args.time_ms else '%d/%d iterations' % (args.iterations, args.b_iterations or args.iterations)} per search, "
+          f"{'%.0f ms' % args.time_ms if args.time_ms else '%d/%d iterations' % (args.iterations, args.b_iterations)} per search, "
           f"{games} games (A's equal share: {fair:.3f}), {time.time() - started:.0f} s")
     print(f"A: {side_a.line()}")
     print(f"B: {side_b.line()}")

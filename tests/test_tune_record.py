@@ -1,5 +1,6 @@
-"""bench/tune.py --record: a long comparison that is stopped loses none of its finished games,
-resumes where it stopped, and never mixes games played under other settings."""
+"""bench/tune.py: with --record, a long comparison that is stopped loses none of its finished games,
+resumes where it stopped, and never mixes games played under other settings; a count or budget
+below one is a usage error."""
 
 from __future__ import annotations
 
@@ -62,3 +63,12 @@ def test_a_damaged_line_inside_the_record_is_an_error_not_a_lost_game(tmp_path):
     record.write_text("\n".join([header, "garbage", *rest]) + "\n")
     damaged = tune("--games", "4", "--record", str(record))
     assert damaged.returncode == 2 and "line 2: not a recorded game" in damaged.stderr
+
+
+def test_a_count_or_budget_below_one_is_a_usage_error_not_a_traceback():
+    for args, message in [(["--games", "0"], "--games must be at least 1"),
+                          (["--workers", "0"], "--workers must be at least 1"),
+                          (["--b-iterations", "0"], "search limit iterations must be > 0"),
+                          (["--time-ms", "-5"], "search limit time_ms must be > 0")]:
+        run = tune(*args)
+        assert run.returncode == 2 and message in run.stderr and "Traceback" not in run.stderr, args
