@@ -111,7 +111,7 @@ def record_header(args, a_params, b_params) -> dict:
 def read_record(path: str, header: dict) -> dict:
     """(deal, A's seat) -> (returns, scores, A's seat) of the games FILE already holds; {} if it
     does not exist. PalaisError if it holds another run's games or is not a record. A last line
-    cut short by a kill is dropped, and the file is rewritten without it."""
+    cut short by a kill is dropped (main then rewrites the file without it)."""
     try:
         with open(path, encoding="utf-8") as handle:
             lines = handle.read().split("\n")
@@ -136,9 +136,8 @@ def read_record(path: str, header: dict) -> dict:
             game = json.loads(line)
             key = (int(game["deal"]), int(game["a_seat"]))
             done[key] = ([float(x) for x in game["returns"]], [int(x) for x in game["scores"]], key[1])
-        except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+        except (KeyError, TypeError, ValueError):       # ValueError: also a JSON decode error
             if number == len(lines):             # the line a kill cut short: drop it
-                _rewrite_record(path, header, done)
                 break
             raise PalaisError(f"{path}, line {number}: not a recorded game") from None
         if len(done[key][0]) != header["players"] or len(done[key][1]) != header["players"]:
@@ -146,7 +145,8 @@ def read_record(path: str, header: dict) -> dict:
     return done
 
 
-def _rewrite_record(path, header, done):
+def write_record(path, header, done):
+    """FILE as header + the games `done`, replaced at once: a kill leaves the old or the new."""
     temporary = f"{path}.tmp"
     with open(temporary, "w", encoding="utf-8") as handle:
         handle.write(json.dumps(header) + "\n")
@@ -187,18 +187,19 @@ def main():
     args = parser.parse_args()
     if args.b_iterations is None:
         args.b_iterations = args.iterations
-    for name in ("games", "workers"):
-        if getattr(args, name) < 1:
-            parser.error(f"--{name} must be at least 1")
+    for name, least in (("games", 1), ("workers", 1), ("first_deal", 0)):
+        if getattr(args, name) < least:
+            parser.error(f"--{name.replace('_', '-')} must be at least {least}")
     try:
         a_params, b_params = parse_params(args.a), parse_params(args.b)
         a_limits = limits_of(args.iterations, args.time_ms)
         b_limits = limits_of(args.b_iterations, args.time_ms)
         header = record_header(args, a_params, b_params)
         done = read_record(args.record, header) if args.record else {}
-        if args.record and not done and not os.path.exists(args.record):
-            _rewrite_record(args.record, header, {})
-        record = open(args.record, "a", encoding="utf-8") if args.record else None
+        record = None
+        if args.record:
+            write_record(args.record, header, done)      # made, or rid of a cut last line
+            record = open(args.record, "a", encoding="utf-8")
     except PalaisError as exc:
         parser.error(str(exc))
     except OSError as exc:

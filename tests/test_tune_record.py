@@ -68,6 +68,7 @@ def test_a_damaged_line_inside_the_record_is_an_error_not_a_lost_game(tmp_path):
 def test_a_count_or_budget_below_one_is_a_usage_error_not_a_traceback():
     for args, message in [(["--games", "0"], "--games must be at least 1"),
                           (["--workers", "0"], "--workers must be at least 1"),
+                          (["--first-deal", "-1"], "--first-deal must be at least 0"),
                           (["--b-iterations", "0"], "search limit iterations must be > 0"),
                           (["--time-ms", "-5"], "search limit time_ms must be > 0")]:
         run = tune(*args)
