@@ -73,6 +73,12 @@ class RuleOptions:
         """Every option by name, as plain values."""
         return asdict(self)
 
+    def changed(self) -> dict[str, Any]:
+        """The options that differ from the defaults, by name."""
+        default = RuleOptions()
+        return {f.name: getattr(self, f.name) for f in fields(self)
+                if getattr(self, f.name) != getattr(default, f.name)}
+
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "RuleOptions":
         """Options from a mapping; missing names take their defaults, unknown names are rejected."""

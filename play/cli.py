@@ -67,7 +67,11 @@ def _limits(time_s, iterations, default_iterations):
               help=f"Who sits in the next seat, in order: human, {', '.join(VIEW_ALGORITHMS)} or "
                    "cmd:COMMAND (a PRI engine). Seats not given: seat 1 human, the others ismcts.")
 @click.option("--seed", "-s", type=int, default=1, show_default=True,
-              help="Seeds the deal, the card draws and the engines.")
+              help="Seeds the deal (tiles and layout) and the engines.")
+@click.option("--secret", "secret_hex", metavar="HEX",
+              help="The draw secret (32 to 128 hex digits) that keys the card draws: the same "
+                   "--seed and --secret draw the same cards. Default: a fresh one each game; "
+                   "no engine seat is told it.")
 @click.option("--first-game", is_flag=True, help="Use the first-game room layout.")
 @click.option("--rule", "rules", multiple=True, metavar="NAME=VALUE",
               help="A rule option (engine/options.py), e.g. round_cap=10.")
@@ -86,9 +90,11 @@ def _limits(time_s, iterations, default_iterations):
 @click.option("--compact/--full-board", default=None,
               help="The compact board (at most 24 lines) or the full one (default: the full "
                    "one unless the terminal is too short for it).")
-def play(players, seat_specs, seed, first_game, rules, components_path, load_path, autosave,
-         engine_time, engine_iterations, hint_time, hint_iterations, color, compact):
+def play(players, seat_specs, seed, secret_hex, first_game, rules, components_path, load_path,
+         autosave, engine_time, engine_iterations, hint_time, hint_iterations, color, compact):
     """Play a game in the terminal: any mix of people and engines."""
+    from engine.chance import secret_from_hex
+
     from .game import PlayGame
     from .seats import open_seat, parse_seat
     from .terminal import Terminal
@@ -96,6 +102,9 @@ def play(players, seat_specs, seed, first_game, rules, components_path, load_pat
     try:
         components = _components(components_path)
         specs = [parse_seat(s) for s in seat_specs]
+        secret = None if secret_hex is None else secret_from_hex(secret_hex, "--secret")
+        if load_path and secret is not None:
+            raise PalaisError("--secret starts a new game; a loaded game keeps its own")
         if load_path:
             game = PlayGame.load(load_path, components=components)
             players = game.n_players
@@ -104,7 +113,8 @@ def play(players, seat_specs, seed, first_game, rules, components_path, load_pat
         specs += [parse_seat("human" if q == 0 else "ismcts") for q in range(len(specs), players)]
         names = [s.label for s in specs]
         if not load_path:
-            game = PlayGame.new(players, seed, names, components, _rule_options(rules), first_game)
+            game = PlayGame.new(players, seed, names, components, _rule_options(rules), first_game,
+                                secret=secret)
         else:
             game.names = names
         engine_limits = _limits(engine_time, engine_iterations, DEFAULT_ITERATIONS)

@@ -9,14 +9,11 @@ cannot be taken back: it was seen.
 
 from __future__ import annotations
 
-from dataclasses import fields
-
 from engine.atomic_write import write_text_atomic
-from engine.chance import ChanceStream
+from engine.chance import ChanceStream, draws_made, new_secret, secret_from_hex
 from engine.errors import PalaisError
 from engine.files import read_text_file
 from engine.notation import action_to_token
-from engine.options import RuleOptions
 from engine.record import read_record, record_from_actions, replay, write_record
 from engine.state import State
 from engine.views import seen_by
@@ -38,18 +35,25 @@ def read_game_text(text: str, components=None):
     return rec, state.view(rec.observer) if rec.observer >= 0 else state
 
 
+SECRET_HEADER = "DrawSecret"     # a saved game's draw secret (docs/play.md), so a load goes on alike
+
+
 class PlayGame:
+    """`seed` deals the public setup; the cards are drawn from a stream keyed by `secret`
+    (engine/chance.py: a fresh one unless given), which no seat is ever told."""
+
     def __init__(self, state, seed: int, names, components=None, options=None,
-                 first_game: bool = False, actions=(), drawers=(), start=None):
+                 first_game: bool = False, actions=(), drawers=(), start=None, secret=None):
         self.state = state
         self.seed = seed
+        self.secret = secret if secret is not None else new_secret()
         self.names = list(names)
         self.components = components
         self.options = options
         self.first_game = first_game
         self.actions = list(actions)          # every action, draws included
         self.drawers = list(drawers)          # per action: the seat that drew, or None
-        self.chance = ChanceStream(seed, resumed_after=len(self.actions))   # the arbiter's for a new game
+        self.chance = ChanceStream(self.secret, seed, drawn=draws_made(self.actions))
         self._undo = []                       # (state copy, len(actions)) before each take-back-able action
         # The state before any action: `start` when given (a record's own deal and layout).
         self._start = start.copy() if start is not None else State.new_game(
@@ -57,10 +61,10 @@ class PlayGame:
 
     @classmethod
     def new(cls, n_players: int, seed: int, names, components=None, options=None,
-            first_game: bool = False) -> "PlayGame":
+            first_game: bool = False, secret=None) -> "PlayGame":
         state = State.new_game(n_players, seed=seed, components=components, options=options,
                                first_game=first_game)
-        return cls(state, seed, names, components, options, first_game)
+        return cls(state, seed, names, components, options, first_game, secret=secret)
 
     @classmethod
     def load(cls, path: str, names=None, components=None) -> "PlayGame":
@@ -79,9 +83,12 @@ class PlayGame:
         for a in rec.actions:
             drawers.append(state.to_move if state.is_chance() else None)
             state.apply(a)
-        game = cls(state, rec.seed or 0, names or rec.names or [f"seat {q + 1}" for q in range(rec.n_players)],
-                   components, rec.rule_options(), rec.first_game, rec.actions, drawers, start)
-        return game
+        secret = rec.headers.get(SECRET_HEADER)
+        if secret is not None:
+            secret = secret_from_hex(secret, f"{where or 'the record'}: header {SECRET_HEADER}")
+        return cls(state, rec.seed or 0, names or rec.names or [f"seat {q + 1}" for q in range(rec.n_players)],
+                   components, rec.rule_options(), rec.first_game, rec.actions, drawers, start,
+                   secret=secret)
 
     # ---- playing -------------------------------------------------------------------------
 
@@ -154,13 +161,6 @@ class PlayGame:
         """The same as printed tile numbers (as the protocol's `deal` takes them)."""
         return [self.state.components.tiles[t].number for t in self.deal()]
 
-    def changed_options(self) -> dict:
-        """The rule options that differ from the defaults."""
-        default = RuleOptions()
-        options = self.state.options
-        return {f.name: getattr(options, f.name) for f in fields(RuleOptions)
-                if getattr(options, f.name) != getattr(default, f.name)}
-
     def start_state(self):
         """A copy of the state the game started from (before any action)."""
         return self._start.copy()
@@ -177,8 +177,9 @@ class PlayGame:
 
     def save(self, path: str, headers=None) -> None:
         """Write the record to `path` in one step (a temporary file renamed over it), so a
-        failed save leaves any earlier file whole."""
-        text = self.record_text(headers)
+        failed save leaves any earlier file whole. A saved game is its owner's: it holds every
+        hand and the draw secret, so a load goes on with the draws the game would have had."""
+        text = self.record_text({**(headers or {}), SECRET_HEADER: self.secret.hex()})
         try:
             write_text_atomic(path, text)
         except OSError as exc:

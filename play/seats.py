@@ -14,12 +14,12 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass
 
-from engine.constants import ROOMS
 from engine.errors import NotationError, PalaisError
 from engine.notation import token_to_action, turn_to_text
 from engine.numbers import natural
 from protocol.client import SAFETY_TIMEOUT_S, ClientError, EngineClient
 from protocol.commands import Go, PositionStart
+from protocol.referee import start_position
 from search.algorithms import VIEW_ALGORITHMS
 from search.params import SearchLimits, SearchParams
 from search.players import make_player
@@ -129,14 +129,9 @@ class PriSeat:
 
     @staticmethod
     def _position(game, seat: int) -> PositionStart:
-        """The game so far as `seat` may see it: the deal, the layout, the changed rule
-        options (as text: true/false, numbers) and the moves with others' draws as `?`."""
-        options = tuple((name, str(value).lower() if isinstance(value, bool) else str(value))
-                        for name, value in game.changed_options().items())
-        return PositionStart(players=game.n_players, seed=game.seed, first_game=game.first_game,
-                             layout=tuple(ROOMS[r] for r in game.layout()),
-                             deal=tuple(game.deal_numbers()), options=options,
-                             moves=tuple(game.seen_by(seat)))
+        """The game so far as `seat` may see it (protocol/referee.py: the setup written out,
+        no seed, others' draws as `?`)."""
+        return start_position(game.start_state(), game.seen_by(seat))
 
     def choose_turn(self, game, on_info=None) -> list:
         seat = game.state.to_move

@@ -267,8 +267,8 @@ class Terminal:
         """The headers a saved game adds: who the people are (so `palais hint` keeps the
         engines' cards hidden) and a plain warning to anyone who opens the file."""
         return {PEOPLE_HEADER: ",".join(str(q + 1) for q in self._humans()),
-                "Hidden": "this file holds every seat's cards drawn, the engines' too: "
-                          "reading it shows their hands"}
+                "Hidden": "this file holds every seat's cards drawn, the engines' too, and "
+                          "the draw secret: reading it shows their hands and the coming draws"}
 
     def _save(self, path: str) -> None:
         if not path:

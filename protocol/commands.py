@@ -67,7 +67,7 @@ class PositionStart:
     """`position start players N [seed S] [firstgame] [layout ...] [deal ...] [options ...] [moves ...]`."""
 
     players: int
-    seed: int = 0
+    seed: int = 0                  # deals the tiles and layout; 0 (the default) is not written
     first_game: bool = False
     layout: tuple | None = None    # 9 room codes, grid order, or None to deal from the seed
     deal: tuple | None = None      # 36 printed tile numbers a1..f6, or None to deal from the seed
@@ -76,7 +76,9 @@ class PositionStart:
     moves: tuple = ()              # action tokens
 
     def to_line(self) -> str:
-        words = ["position", "start", "players", str(self.players), "seed", str(self.seed)]
+        words = ["position", "start", "players", str(self.players)]
+        if self.seed:
+            words += ["seed", str(self.seed)]
         if self.first_game:
             words.append("firstgame")
         if self.layout is not None:

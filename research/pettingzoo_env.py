@@ -107,7 +107,7 @@ class PalaisRoyalEnv(AECEnv):
         self._next_deal = self._deal_rng.below(DEAL_SEED_LIMIT)
         self._state = State.new_game(self.n_players, seed=self.deal_seed,
                                      first_game=self.first_game)
-        self._chance = ChanceStream(self.deal_seed)
+        self._chance = ChanceStream.arena(self.deal_seed)
         self.agents = list(self.possible_agents)
         self.rewards = {agent: 0.0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}

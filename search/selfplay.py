@@ -1,7 +1,8 @@
 """In-process games between players, with fair deals: the benchmark's and the tests' arena.
 
-A deal seed fixes the tiles, the layout and the stream that decides every card drawn, so the
-same deal replayed with the seats swapped gives both players the same luck. Each player
+A deal seed fixes the tiles, the layout and the stream that decides every card drawn (the
+public arena stream of engine/chance.py: the players here are our own code, each given only
+its view), so the same deal replayed with the seats swapped gives both players the same luck. Each player
 sees only its own view, except a player registered `sees_hidden` ("mcts", the cheating
 reference), which is given the true state. A player searches at the first decision of its turn and plays its best line to the
 turn's end; where the line stops early (its own draw in step 5, or an unexpanded node) it
@@ -47,7 +48,7 @@ def play_game(players, names, deal_seed: int, limits, max_searches: int = 100_00
     this way)."""
     per_seat = list(limits) if isinstance(limits, (list, tuple)) else [limits] * len(players)
     state = State.new_game(len(players), seed=deal_seed)
-    chance = ChanceStream(deal_seed)
+    chance = ChanceStream.arena(deal_seed)
     turns = searches = 0
     while not state.is_terminal():
         if state.is_chance():

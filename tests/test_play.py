@@ -437,5 +437,6 @@ def test_a_pri_seat_is_sent_the_whole_game_as_the_seat_sees_it():
                         first_game=True)
     line = format_command(PriSeat._position(game, 0))
     layout = "/".join(",".join(ROOMS[r] for r in game.layout()[i:i + 3]) for i in (0, 3, 6))
-    assert line == (f"position start players 2 seed 3 firstgame layout {layout} deal "
+    # The setup written out (the first game's layout among it), never the seed it came from.
+    assert line == (f"position start players 2 layout {layout} deal "
                     + ",".join(map(str, game.deal_numbers())) + " options round_cap=3")

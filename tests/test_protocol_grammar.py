@@ -90,7 +90,7 @@ def test_a_formatted_command_parses_back_to_itself(command):
     (PositionStart(players=3, seed=4, moves=("GATE", "?")), "position start players 3 seed 4 moves GATE ?"),
     (PositionStart(players=2, first_game=True, layout=tuple("ABCDEFGHI"), deal=tuple(range(1, 37)),
                    options=(("round_cap", "3"), ("hidden", "true"))),
-     "position start players 2 seed 0 firstgame layout A,B,C/D,E,F/G,H,I deal "
+     "position start players 2 firstgame layout A,B,C/D,E,F/G,H,I deal "
      + ",".join(map(str, range(1, 37))) + " options round_cap=3,hidden=true"),
     (PositionString("pr1 set=x players=2", ("end",)), "position pos pr1 set=x players=2 moves end"),
     (SetOption("Seed", "4"), "setoption name Seed value 4"),

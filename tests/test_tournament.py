@@ -310,6 +310,7 @@ def test_the_sent_log_holds_every_line_in_the_order_sent():
     searches = sent[6:-2]
     assert searches and len(searches) % 2 == 0
     for (seat, position), (same, go) in zip(searches[::2], searches[1::2]):
-        assert position.startswith("position start players 2 seed 13") and go == "go iterations 10"
+        assert position.startswith("position start players 2 layout ") and go == "go iterations 10"
+        assert " seed " not in position                      # the setup is written out, never a seed
         assert seat == same
     assert play_game(0, 13, seats, TimeControl(movetime_ms=None, iterations=10, margin_ms=20_000)).sent == []

@@ -18,6 +18,7 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from engine.chance import ARENA_SECRET
 from engine.rng import Rng
 from play.game import PlayGame
 from play.seats import SeatSpec
@@ -201,7 +202,7 @@ def test_undo_takes_back_a_decision_of_the_turn_and_no_more(client):
 
 def _game_in_progress(seed: int = 11, decisions: int = 120):
     """A 2-player game between people, played by a seeded random hand for a while."""
-    game = PlayGame.new(2, seed, ["a", "b"])
+    game = PlayGame.new(2, seed, ["a", "b"], secret=ARENA_SECRET)     # draws that reproduce
     rng = random.Random(seed)
     for _ in range(decisions):
         game.draw_cards()
@@ -218,12 +219,13 @@ def _session(game, game_id="g"):
 
 
 def test_worlds_that_differ_only_in_hidden_cards_give_a_seat_byte_identical_json():
-    played = _game_in_progress()
+    played = _game_in_progress(6)                # the other seat holds 7 cards here
     seat = played.state.to_move + 1
     other = 3 - seat
 
     def world_of(state):
-        return PlayGame(state, played.seed, played.names, actions=played.actions, drawers=played.drawers)
+        return PlayGame(state, played.seed, played.names, actions=played.actions, drawers=played.drawers,
+                        secret=played.secret)
 
     game = world_of(played.state)
     mine = json.dumps(_session(game).view(seat))

@@ -1,10 +1,12 @@
 """The arbiter: one game between engine processes, refereed with the rules core.
 
-Step 1  Deal from the seed. The same deal seed gives the same tiles, layout and card draws
-        (a stream of its own), whoever sits where.
+Step 1  Deal from the seed: the tiles and the layout. The card draws come from a stream keyed
+        by the run's secret and the deal seed (engine/chance.py), so the same deal gives the
+        same draws whoever sits where, and no engine can predict them.
 Step 2  Start each seat's engine, handshake, set its options.
-Step 3  At each decision, send the seat to move the moves as that seat sees them (its own
-        draws typed, others' as `?`) and `go`. Check every token of its bestmove against the
+Step 3  At each decision, send the seat to move the setup written out (never the seed) and
+        the moves as that seat sees them (its own draws typed, others' as `?`;
+        protocol/referee.py), and `go`. Check every token of its bestmove against the
         true state, and apply the tokens while it stays that seat's turn.
 Step 4  Whatever goes wrong with an engine ends the game, and that engine loses it, with the
         reason recorded: it dies, stays silent past the time control and margin (past the
@@ -19,14 +21,15 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from engine.chance import ChanceStream
+from engine.chance import ChanceStream, new_secret
 from engine.errors import NotationError, PalaisError
 from engine.notation import token_to_action
 from engine.record import record_from_actions, write_record
 from engine.state import State
 from engine.views import seen_by
 from protocol.client import SAFETY_TIMEOUT_S, ClientError, EngineClient, close_all
-from protocol.commands import Go, PositionStart
+from protocol.commands import Go
+from protocol.referee import start_position
 
 from .engines import EngineSpec
 
@@ -150,11 +153,13 @@ def _go_limits(tc: TimeControl, clocks, n_players) -> tuple[Go, float]:
 
 
 def play_game(index: int, deal_seed: int, seats, tc: TimeControl, log_sent: bool = False,
-              group: int = 0) -> GameResult:
-    """Play one game; seats[q] is the EngineSpec in seat q."""
+              group: int = 0, secret: bytes | None = None) -> GameResult:
+    """Play one game; seats[q] is the EngineSpec in seat q. `secret` keys the card draws
+    (a run's, so that its games reproduce; a fresh one if None)."""
     n = len(seats)
     state = State.new_game(n, seed=deal_seed)                             # Step 1
-    chance = ChanceStream(deal_seed)
+    start = state.copy()
+    chance = ChanceStream(secret if secret is not None else new_secret(), deal_seed)
     history = []
     clients = [None] * n
     sent = SentLog(clients)
@@ -182,7 +187,7 @@ def play_game(index: int, deal_seed: int, seats, tc: TimeControl, log_sent: bool
                 wait_s = (max(0.0, clocks[seat]) + tc.margin_ms) / 1000
             started = time.monotonic()
             try:
-                client.position(PositionStart(players=n, seed=deal_seed, moves=tuple(seen_by(seat, history))))
+                client.position(start_position(start, seen_by(seat, history)))
                 answer = client.go(limits, timeout=wait_s)
             except ClientError as exc:
                 raise Forfeit(seat, f"{type(exc).__name__}: {exc}")

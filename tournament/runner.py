@@ -66,8 +66,8 @@ def standings_text(settings: Settings, games: list) -> str:
 
 def play_task(task):
     """One game from its task; runs wherever the backend puts it (and starts the engines there)."""
-    job, seats, tc = task
-    return play_game(job.index, job.deal_seed, seats, tc, group=job.group)
+    job, seats, tc, secret = task
+    return play_game(job.index, job.deal_seed, seats, tc, group=job.group, secret=secret)
 
 
 def run(settings: Settings, out_dir, concurrency: int = 1, resume: bool = False,
@@ -81,11 +81,12 @@ def run(settings: Settings, out_dir, concurrency: int = 1, resume: bool = False,
     with open_backend(backend, play_task, concurrency, ray_address) as games_at:
         store = RunStore(out_dir)
         games = store.create(settings.to_dict(), resume)
+        secret = store.draw_secret()
         done = {g["index"] for g in games}
         jobs = [j for j in plan(len(settings.engines), settings.players, settings.deals,
                                 settings.schedule, settings.first_seed) if j.index not in done]
         planned = len(done) + len(jobs)
-        tasks = [(job, [settings.engines[i] for i in job.seats], settings.tc) for job in jobs]
+        tasks = [(job, [settings.engines[i] for i in job.seats], settings.tc, secret) for job in jobs]
         decision = None
         new = 0
         for result in games_at.run(tasks):

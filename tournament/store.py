@@ -3,6 +3,8 @@ game, and every game record. Saved after every game, so `--resume` continues wit
 replaying finished games; a line cut short by a crash is ignored on resume.
 
     <out>/run.json            the settings (engines, players, deals, schedule, time control)
+    <out>/draw-secret         the run's draw secret in hex (mode 0600; never sent to an engine):
+                              it keys every deal's card draws, so --resume replays alike
     <out>/games.jsonl         one JSON object per finished game (GameResult without the record)
     <out>/records/game-NNNNN.txt   the game record of game NNNNN (docs/notation.md)
 """
@@ -14,6 +16,7 @@ import os
 from pathlib import Path
 
 from engine.atomic_write import write_text_atomic
+from engine.chance import new_secret, secret_from_hex
 from engine.errors import PalaisError
 
 
@@ -27,6 +30,7 @@ class RunStore:
         self.games_path = self.folder / "games.jsonl"
         self.settings_path = self.folder / "run.json"
         self.records = self.folder / "records"
+        self.secret_path = self.folder / "draw-secret"
 
     def create(self, settings: dict, resume: bool) -> list:
         """Start or resume a run; returns the games already finished."""
@@ -72,6 +76,27 @@ class RunStore:
         except OSError as exc:
             raise _cannot_write(exc) from None
         return data
+
+
+    def draw_secret(self) -> bytes:
+        """The run's draw secret: read from the folder, or made there (readable by its owner
+        only) the first time; a run from before draw secrets gets one for its new games."""
+        try:
+            return secret_from_hex(self.secret_path.read_text(encoding="ascii"), str(self.secret_path))
+        except FileNotFoundError:
+            pass
+        except (OSError, UnicodeDecodeError) as exc:
+            raise StoreError(f"{self.secret_path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+        secret = new_secret()
+        try:
+            fd = os.open(self.secret_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "w", encoding="ascii") as handle:
+                handle.write(secret.hex() + "\n")
+                handle.flush()
+                os.fsync(handle.fileno())
+        except OSError as exc:
+            raise _cannot_write(exc) from None
+        return secret
 
 
 def _cannot_write(exc: OSError) -> StoreError:
