@@ -261,6 +261,10 @@ class Terminal:
         except PalaisError as exc:
             self.write(f"Error: {exc}")
             return
+        except Exception as exc:        # a bug in the hint must not end the person's game
+            self.write(f"Error: internal error in the hint ({type(exc).__name__}: {exc}); "
+                       f"the game goes on (please report it)")
+            return
         self.write("\n".join(wrap_lines(hint_lines(report, self.game.names), self.width)))
 
     def _save_headers(self) -> dict:

@@ -66,12 +66,13 @@ def rank_key(candidate: Candidate, seat: int):
 def distinct_turns(tree, root, seat: int, top: int, min_visits: int) -> list:
     """Step 2-3: the candidates whose every decision has at least `min_visits` visits."""
     best_by_position = {}
+    turn_round = root.round              # the turn ends with this round (search/mcts.py)
     stack = [(root, [], None)]
     walked = 0
     while stack and walked < MAX_LINES:
         state, line, edge = stack.pop()
         walked += 1
-        edges = tree.node_edges(tree.key_for(state)) if (not line or turn_goes_on(state, seat)) else None
+        edges = tree.node_edges(tree.key_for(state)) if (not line or turn_goes_on(state, seat, turn_round)) else None
         children = [e for e in edges or [] if e.visits >= min_visits]
         if children:
             for e in children:
@@ -81,7 +82,7 @@ def distinct_turns(tree, root, seat: int, top: int, min_visits: int) -> list:
             continue
         if edge is None:
             continue
-        rest, end = most_visited_line(tree, state, seat)
+        rest, end = most_visited_line(tree, state, seat, turn_round)
         position = end.info_key(seat)
         known = best_by_position.get(position)
         if known is None or edge.visits > known.visits:

@@ -38,17 +38,24 @@ def best_edge(edges, seat: int):
     return max(edges, key=lambda e: (e.visits, e.mean_reward(seat), -e.action))
 
 
-def turn_goes_on(state, seat: int) -> bool:
-    """True while `seat` still has decisions of this turn to make before its own draw."""
-    return not state.is_terminal() and state.stage != S_DRAW and state.to_move == seat
+def turn_goes_on(state, seat: int, turn_round: int) -> bool:
+    """True while `seat` still has decisions of the turn it plays in round `turn_round`
+    before its own draw. A seat plays one turn a round, so the same seat to move in a later
+    round is its next turn: the other seats had nothing to decide in between (RULES.md §10
+    skips a decision point with one option), and a line must not run on into it."""
+    return (not state.is_terminal() and state.stage != S_DRAW and state.to_move == seat
+            and state.round == turn_round)
 
 
-def most_visited_line(tree: TreeSearch, state, seat: int, limit: int = 200):
-    """The most visited actions from `state` while `seat`'s turn goes on and a node exists:
-    (actions, the state they reach). `state` itself is not changed."""
+def most_visited_line(tree: TreeSearch, state, seat: int, turn_round: int | None = None,
+                      limit: int = 200):
+    """The most visited actions from `state` while `seat`'s turn of round `turn_round`
+    (default: `state`'s round) goes on and a node exists: (actions, the state they reach).
+    `state` itself is not changed."""
     line = []
+    turn_round = state.round if turn_round is None else turn_round
     state = state.copy()
-    while len(line) < limit and turn_goes_on(state, seat):
+    while len(line) < limit and turn_goes_on(state, seat, turn_round):
         edges = tree.node_edges(tree.key_for(state))
         if not edges:
             break
@@ -61,10 +68,11 @@ def most_visited_line(tree: TreeSearch, state, seat: int, limit: int = 200):
 
 
 def continue_turn(tree: TreeSearch, state, seat: int, first: int, limit: int = 200) -> list:
-    """`first`, then the most visited actions while it stays `seat`'s turn and a node exists."""
+    """`first`, then the most visited actions while `seat`'s turn (the one `state` is in)
+    goes on and a node exists."""
     after = state.copy()
     after.apply(first)
-    return [first] + most_visited_line(tree, after, seat, limit - 1)[0]
+    return [first] + most_visited_line(tree, after, seat, state.round, limit - 1)[0]
 
 
 class MCTSSearch(BasePlayer):

@@ -28,9 +28,11 @@ def choose_turn(player, state, seat: int, turn_limits: SearchLimits, sees_all: b
     if share <= 0 or registered is None or not registered.tree_search:
         return list(player.search(sees, seat, turn_limits, **extra).best_turn), 1
     state = state.copy()
+    turn_round = state.round         # the turn ends with its round (search/mcts.turn_goes_on)
     actions, line = [], []
     spent_ms, spent_iterations, searches = 0.0, 0, 0
-    while not state.is_terminal() and not state.is_chance() and state.to_move == seat:
+    while not state.is_terminal() and not state.is_chance() and state.to_move == seat \
+            and state.round == turn_round:
         limits = decision_limits(turn_limits, spent_ms, spent_iterations, share)
         if limits is None and line and line[0] in state.legal_actions():
             action = line.pop(0)                    # the budget is spent: go on along the line
