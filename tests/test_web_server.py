@@ -369,8 +369,82 @@ def test_a_socket_for_no_game_or_an_engine_seat_is_closed_with_a_code_not_to_ret
 def test_a_host_name_not_of_this_machine_is_refused_when_bound_to_loopback():
     with TestClient(create_app(ServerConfig()), base_url="http://rebound.example:8000") as c:
         assert c.get("/api/meta").status_code == 403
-    with TestClient(create_app(ServerConfig(host="0.0.0.0")), base_url="http://box.lan:8000") as c:
+    with TestClient(create_app(ServerConfig(host="0.0.0.0", allow_hosts=("box.lan",))),
+                    base_url="http://box.lan:8000") as c:
         assert c.get("/api/meta").status_code == 200
+
+
+def _start_body():
+    return {"players": HUMANS_2, "seed": 1}
+
+
+@pytest.mark.parametrize("base", [
+    "http://127.attacker.example:8000",         # begins like 127.0.0.1: a DNS name all the same
+    "http://127.0.0.1.nip.io:8000",             # a public DNS name that resolves to 127.0.0.1
+    "http://localhost.attacker.example:8000",
+    "http://127.1:8000",
+    "http://0.0.0.0:8000",
+])
+def test_a_rebound_name_that_looks_like_loopback_gets_nothing(base):
+    """DNS rebinding: a page of `base` whose name now points at 127.0.0.1 sends its own
+    Host and, being its own origin, a matching Origin. It must get no part of the API."""
+    with TestClient(create_app(ServerConfig(seeds=random.Random(0))), base_url=base) as c:
+        r = c.get("/api/meta")
+        assert r.status_code == 403 and "is not a name of this server" in r.json()["error"]
+        assert "--allow-host" in r.json()["error"]
+        assert c.post("/api/games", json=_start_body(), headers={"origin": base}).status_code == 403
+        assert len(c.app.state.store) == 0
+        with pytest.raises(WebSocketDisconnect) as closed:
+            with c.websocket_connect(f"ws{base[4:]}/ws/games/nope?seat=0", headers={"origin": base}):
+                pass
+        assert closed.value.code == 4403
+
+
+@pytest.mark.parametrize("host, allowed", [
+    ("127.0.0.1:8000", True), ("127.0.0.1", True), ("localhost:8000", True), ("LocalHost", True),
+    ("[::1]:8000", True), ("[::1]", True),
+    ("127.0.0.1:8001", False),                  # another port: not this server
+    ("127.0.0.1:", False), (b"127.0.0.1:80\xb2\xb3", False), ("127.0.0.1:+8000", False),
+    ("::1", False), ("[::1", False), ("", False), ("localhost.", False), ("127.0.0.2:8000", False),
+    ("box.lan:8000", False),
+])
+def test_only_exact_loopback_names_with_the_servers_port_are_answered(host, allowed):
+    with client_for() as c:
+        r = c.get("/api/meta", headers={"host": host})
+        assert (r.status_code == 200) == allowed, (host, r.status_code)
+
+
+def test_allow_host_and_a_named_host_add_names_and_their_origins():
+    config = dict(host="box.lan", allow_hosts=("palais.home", "192.168.1.5"))
+    for base in ("http://box.lan:8000", "http://palais.home:8000", "http://192.168.1.5:8000",
+                 "http://127.0.0.1:8000"):
+        with TestClient(create_app(ServerConfig(**config)), base_url=base) as c:
+            assert c.get("/api/meta").status_code == 200, base
+            assert c.post("/api/games", json=_start_body(), headers={"origin": base}).status_code == 200
+    with TestClient(create_app(ServerConfig(**config)), base_url="http://elsewhere.lan:8000") as c:
+        assert c.get("/api/meta").status_code == 403
+    with TestClient(create_app(ServerConfig(host="0.0.0.0")), base_url="http://box.lan:8000") as c:
+        assert c.get("/api/meta").status_code == 403       # a wildcard address names nothing
+
+
+@pytest.mark.parametrize("origin", [
+    "http://127.attacker.example:8000", "http://127.0.0.1.nip.io:8000", "http://127.0.0.1:8001",
+    "http://127.0.0.1", "null", "file://", "http://127.0.0.1:8000/page", "http://a@127.0.0.1:8000",
+    "http://[::1", "ftp://127.0.0.1:8000",
+])
+def test_an_origin_not_of_the_allowed_names_and_port_changes_nothing(client, origin):
+    r = client.post("/api/games", json=_start_body(), headers={"origin": origin})
+    assert r.status_code == 403 and "Origin" in r.json()["error"], (origin, r.text)
+    game = new_game(client)["game"]
+    with pytest.raises(WebSocketDisconnect) as closed:
+        with client.websocket_connect(f"{WS}/ws/games/{game}?seat=1", headers={"origin": origin}) as ws:
+            ws.receive_json()
+    assert closed.value.code == 4403
+
+
+def test_the_servers_other_names_are_its_own_origins(client):
+    for origin in ("http://localhost:8000", "http://[::1]:8000", BASE):
+        assert client.post("/api/games", json=_start_body(), headers={"origin": origin}).status_code == 200
 
 
 def test_an_oversized_websocket_message_closes_the_socket(client):
@@ -648,6 +722,20 @@ def test_palais_serve_refuses_bad_options_with_a_clear_error(monkeypatch, args, 
     result, run = _serve(monkeypatch, *args)
     assert result.exit_code != 0 and run is None
     assert words in result.output, result.output
+
+
+def test_palais_serve_allow_host_adds_names_and_refuses_bad_ones(monkeypatch):
+    result, run = _serve(monkeypatch, "--host", "0.0.0.0", "--allow-host", "Box.Lan",
+                         "--allow-host", "192.168.1.5", "--allow-host", "fe80::1")
+    assert result.exit_code == 0, result.output
+    assert run[0].state.config.allow_hosts == ("box.lan", "192.168.1.5", "[fe80::1]")
+    assert "box.lan" in result.output and "--allow-host NAME adds one" in result.output
+    with TestClient(run[0], base_url="http://box.lan:8000") as c:
+        assert c.get("/api/meta").status_code == 200
+    for bad in ("box.lan:8000", "http://box.lan", "", "0.0.0.0", "a b", "-x.lan", "ｂox.lan"):
+        result, run = _serve(monkeypatch, "--allow-host", bad)
+        assert result.exit_code != 0 and run is None, bad
+        assert "--allow-host" in result.output and "Traceback" not in result.output
 
 
 def test_palais_serve_offers_the_engines_given(monkeypatch):

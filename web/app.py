@@ -32,7 +32,7 @@ from search.params import SearchLimits
 from tournament.engines import EngineSpecError, check_name
 
 from .config import BUILTIN_PLAYERS, ServerConfig
-from .security import host_allowed, origin_allowed
+from .security import HostPolicy
 from .session import GameSession, Refused, Watcher
 from .store import SessionStore
 from .views import SPECTATOR
@@ -117,6 +117,7 @@ def _query_int(request, name: str, default=None):
 def create_app(config: ServerConfig | None = None) -> Starlette:
     config = config or ServerConfig()
     store = SessionStore(config.max_games)
+    policy = HostPolicy.of(config.host, config.allow_hosts, config.port)
 
     # ---- meta ----------------------------------------------------------------------------
 
@@ -332,8 +333,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
 
     async def game_socket(websocket: WebSocket):
         await websocket.accept()
-        headers = websocket.headers
-        if not origin_allowed(headers.get("origin"), headers.get("host", "")):
+        if not policy.origin_allowed(websocket.headers.get("origin"), server_port(websocket.scope)):
             await websocket.close(code=WS_FORBIDDEN, reason="foreign Origin")
             return
         try:
@@ -407,33 +407,42 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         Mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
-                    middleware=[Middleware(GuardMiddleware, config=config)])
+                    middleware=[Middleware(GuardMiddleware, policy=policy)])
     app.state.config = config
     app.state.store = store
     return app
+
+
+def server_port(scope) -> int | None:
+    """The port the request reached (the ASGI server's socket), if the server says."""
+    server = scope.get("server")
+    return server[1] if server and len(server) > 1 and isinstance(server[1], int) else None
 
 
 class GuardMiddleware:
     """The Host and Origin checks of web/security.py in front of every request, WebSockets
     included (a plain ASGI middleware)."""
 
-    def __init__(self, app, config: ServerConfig):
+    def __init__(self, app, policy: HostPolicy):
         self.app = app
-        self.config = config
+        self.policy = policy
 
     async def __call__(self, scope, receive, send):
         if scope["type"] in ("http", "websocket"):
             headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope.get("headers", [])}
-            host = headers.get("host", "")
-            foreign = not host_allowed(host, self.config.host)
-            if scope["type"] == "http" and scope.get("method") not in ("GET", "HEAD", "OPTIONS"):
-                foreign = foreign or not origin_allowed(headers.get("origin"), host)
-            if foreign:
+            host, port = headers.get("host", ""), server_port(scope)
+            refusal = None
+            if not self.policy.host_allowed(host, port):
+                refusal = (f"refused: Host {host[:60]!r} is not a name of this server "
+                           f"({self.policy.shown_names()}; palais serve --allow-host NAME adds one)")
+            elif scope["type"] == "http" and scope.get("method") not in ("GET", "HEAD", "OPTIONS") \
+                    and not self.policy.origin_allowed(headers.get("origin"), port):
+                refusal = (f"refused: Origin {headers.get('origin', '')[:60]!r} is not this "
+                           f"server's page; this server answers only its own page")
+            if refusal is not None:
                 if scope["type"] == "websocket":
                     await send({"type": "websocket.close", "code": WS_FORBIDDEN})
                     return
-                response = _error("refused: this server answers only its own page "
-                                  "(Host or Origin not its own)", 403)
-                await response(scope, receive, send)
+                await _error(refusal, 403)(scope, receive, send)
                 return
         await self.app(scope, receive, send)

@@ -7,6 +7,7 @@ comes from here).
 
 from __future__ import annotations
 
+import ipaddress
 import random
 from dataclasses import dataclass, field
 
@@ -21,6 +22,7 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 class ServerConfig:
     host: str = "127.0.0.1"
     port: int = 8000
+    allow_hosts: tuple = ()                 # more names the server answers to (--allow-host)
     engines: tuple = ()                     # tournament.engines.EngineSpec, from --engine
     max_games: int = 16                     # live games at once (--max-games)
     max_upload_bytes: int = 256 * 1024      # a record upload, and any JSON body
@@ -42,4 +44,10 @@ class ServerConfig:
 
 
 def is_loopback(host: str) -> bool:
-    return host in LOOPBACK_HOSTS or host.startswith("127.")
+    """Whether listening on `host` keeps other machines out: localhost or a loopback address."""
+    if host in LOOPBACK_HOSTS:
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
