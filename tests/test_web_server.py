@@ -307,6 +307,79 @@ def test_a_bad_or_oversized_record_is_refused_with_a_clear_line(client, body, st
     assert "\n" not in r.json()["error"]
 
 
+# ---- numbers from the request -------------------------------------------------------------
+
+# Each is refused by the project's number reader (engine/numbers.py): ASCII digits only.
+BAD_NUMBERS = ["\u00b2", "\u00b3", "\u0663", "\uff11", "\u0661\u0662", "+1", "-1", "1_0", " 1", "1 ",
+               "0x1", "1e2", "1.0", "", "9" * 5000]
+
+
+@pytest.mark.parametrize("text", BAD_NUMBERS)
+def test_a_bad_number_in_a_query_string_is_a_400_naming_the_field(client, text):
+    game = new_game(client)["game"]
+    for path, params, field in ((f"/api/games/{game}/view", {"seat": text}, "seat"),
+                                (f"/api/games/{game}/position", {"seat": text, "ply": "0"}, "seat"),
+                                (f"/api/games/{game}/position", {"seat": "0", "ply": text}, "ply")):
+        r = client.get(path, params=params)
+        assert r.status_code == 400, (path, params, r.status_code)
+        error = r.json()["error"]
+        assert error.startswith(f"{field}: expected a whole number") and "\n" not in error
+        assert len(error) < 200
+
+
+def test_a_query_number_given_twice_or_with_leading_zeros():
+    with client_for() as c:
+        game = new_game(c)["game"]
+        r = c.get(f"/api/games/{game}/view?seat=1&seat=2")
+        assert r.status_code == 400 and "given 2 times" in r.json()["error"]
+        assert c.get(f"/api/games/{game}/view?seat=001").json()["seat"] == 1
+
+
+@pytest.mark.parametrize("text", ["\u00b2", "\u0663", "x", "1_0"])
+def test_a_socket_with_a_bad_number_is_closed_with_a_reason(client, text):
+    from urllib.parse import quote
+    game = new_game(client)["game"]
+    with pytest.raises(WebSocketDisconnect) as closed:
+        with client.websocket_connect(f"{WS}/ws/games/{game}?seat={quote(text)}") as ws:
+            message = ws.receive_json()
+            assert message["type"] == "error" and message["error"].startswith("seat: ")
+            ws.receive_json()
+    assert closed.value.code == 1008
+    assert closed.value.reason.startswith("seat: expected a whole number")
+
+
+@pytest.mark.parametrize("body, field", [
+    (b'{"seat": 1' + b"0" * 3000 + b', "action": "MINT"}', "seat"),
+    (b'{"seat": -1' + b"0" * 40 + b', "action": "MINT"}', "seat"),
+    (b'{"seat": 1.0, "action": "MINT"}', "seat"),
+    (b'{"seat": true, "action": "MINT"}', "seat"),
+    (b'{"seat": NaN, "action": "MINT"}', "the body is not JSON"),
+    (b'{"seat": Infinity, "action": "MINT"}', "the body is not JSON"),
+])
+def test_a_bad_number_in_a_json_body_is_a_400_naming_the_field(client, body, field):
+    game = new_game(client)["game"]
+    r = client.post(f"/api/games/{game}/action", content=body,
+                    headers={"content-type": "application/json"})
+    assert r.status_code == 400 and r.json()["error"].startswith(field), r.text
+    assert len(r.json()["error"]) < 200
+
+
+def test_a_huge_seed_or_option_is_refused_saying_how_long_it_was(client):
+    huge = "7" * 5000
+    for body, field in ((f'{{"players": [{{"kind": "human"}}, {{"kind": "human"}}], "seed": {huge}}}', "seed"),
+                        (f'{{"players": [{{"kind": "human"}}, {{"kind": "human"}}], "options": {{"round_cap": {huge}}}}}',
+                         "options")):
+        r = client.post("/api/games", content=body.encode(), headers={"content-type": "application/json"})
+        assert r.status_code == 400 and r.json()["error"].startswith(field), r.text
+        assert "a number of 5000 digits" in r.json()["error"]
+
+
+@pytest.mark.parametrize("length", [b"\xb2", b"\xd9\xa3", b"+5", b"1_0", b"-1"])
+def test_a_bad_content_length_is_a_400(client, length):
+    r = client.post("/api/records", content=b"xxxxx", headers={"content-length": length})
+    assert r.status_code == 400 and r.json()["error"].startswith("Content-Length: "), r.text
+
+
 # ---- limits and security -----------------------------------------------------------------
 
 def test_max_games_refuses_one_more_until_one_is_deleted():

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib.metadata
-import json
 from functools import wraps
 from pathlib import Path
 
@@ -32,6 +31,7 @@ from search.params import SearchLimits
 from tournament.engines import EngineSpecError, check_name
 
 from .config import BUILTIN_PLAYERS, ServerConfig
+from .inputs import int_field, json_body, query_int, read_body
 from .security import HostPolicy
 from .session import GameSession, Refused, Watcher
 from .store import SessionStore
@@ -42,7 +42,9 @@ MAX_NAME = 24
 MAX_HINTS = 10
 WS_FORBIDDEN = 4403
 WS_TOO_BIG = 1009
+WS_BAD_REQUEST = 1008                # policy violation: a bad request, such as ?seat=x
 WS_CLOSE_CODES = {403: WS_FORBIDDEN, 404: 4404}     # a refusal's HTTP status -> close code
+WS_REASON_BYTES = 123                # the most a close frame's reason may hold (RFC 6455)
 WS_QUEUE = 256                      # messages waiting for a slow page; past that, dropped
 
 
@@ -63,55 +65,15 @@ def api(handler):
     return wrapper
 
 
-async def read_body(request, limit: int) -> bytes:
-    """The request body, refused (413) as soon as it is over `limit` bytes."""
-    declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > limit:
-        raise Refused(f"the body is over the limit of {limit} bytes", 413)
-    body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit:
-            raise Refused(f"the body is over the limit of {limit} bytes", 413)
-    return bytes(body)
-
-
-async def json_body(request, limit: int) -> dict:
-    raw = await read_body(request, limit)
-    try:
-        data = json.loads(raw or b"{}")
-    except (ValueError, RecursionError):
-        raise Refused("the body is not JSON") from None
-    if not isinstance(data, dict):
-        raise Refused("the body must be a JSON object")
-    return data
+def close_reason(text: str) -> str:
+    """`text` cut to what a WebSocket close frame can carry (whole characters only)."""
+    return text.encode()[:WS_REASON_BYTES].decode(errors="ignore")
 
 
 def answer(data: dict, session) -> JSONResponse:
     """`data` as JSON, and once it is sent, the engine turn the request handed out (so the
     page gets this answer before the engine's moves come over the WebSocket)."""
     return JSONResponse(data, background=BackgroundTask(session.release))
-
-
-def _int_field(data: dict, name: str, low: int, high: int, default=None):
-    value = data.get(name, default)
-    if value is None and default is None:
-        return None
-    if type(value) is not int or not low <= value <= high:
-        raise Refused(f"{name}: expected a whole number {low}..{high}, got {value!r}")
-    return value
-
-
-def _query_int(request, name: str, default=None):
-    text = request.query_params.get(name)
-    if text is None:
-        if default is None:
-            raise Refused(f"{name}: missing (?{name}=N)")
-        return default
-    text = text.strip()
-    if not text.isdigit() or len(text) > 6:
-        raise Refused(f"{name}: expected a whole number, got {text[:20]!r}")
-    return int(text)
 
 
 def create_app(config: ServerConfig | None = None) -> Starlette:
@@ -190,10 +152,10 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         first_game = data.get("first_game", False)
         if not isinstance(first_game, bool):
             raise Refused("first_game: expected true or false")
-        seed = _int_field(data, "seed", 0, 2 ** 63 - 1)
+        seed = int_field(data, "seed", 0, 2 ** 63 - 1)
         if seed is None:
             seed = config.seeds.randrange(2 ** 31)
-        budget = _int_field(data, "budget_ms", config.budget_ms_min, config.budget_ms_max,
+        budget = int_field(data, "budget_ms", config.budget_ms_min, config.budget_ms_max,
                             config.budget_ms_default)
         options = data.get("options") or {}
         try:
@@ -221,7 +183,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     @api
     async def get_view(request):
         session = store.get(request.path_params["game"])
-        seat = session.check_seat(_query_int(request, "seat", SPECTATOR))
+        seat = session.check_seat(query_int(request, "seat", SPECTATOR))
         session.release()
         return JSONResponse(session.view(seat))
 
@@ -250,7 +212,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         from .review import hints_json
         session = store.get(request.path_params["game"])
         data = await json_body(request, config.max_message_bytes)
-        top = _int_field(data, "top", 1, MAX_HINTS, 3)
+        top = int_field(data, "top", 1, MAX_HINTS, 3)
         lang = language(data)
         with session.hint_state(data.get("seat")) as state:
             report = await run_in_threadpool(find_hints, state, SearchLimits(iterations=config.hint_iterations),
@@ -290,7 +252,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     async def post_analyse(request):
         session = store.get(request.path_params["game"])
         data = await json_body(request, config.max_message_bytes)
-        budget = _int_field(data, "budget_ms", config.budget_ms_min, config.budget_ms_max)
+        budget = int_field(data, "budget_ms", config.budget_ms_min, config.budget_ms_max)
         limits = SearchLimits(time_ms=budget) if budget else SearchLimits(iterations=config.analysis_iterations)
         session.start_analysis(limits, session.seed, language(data))
         return JSONResponse({"started": True})
@@ -305,8 +267,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     @api
     async def get_position(request):
         session = store.get(request.path_params["game"])
-        seat = session.check_seat(_query_int(request, "seat", SPECTATOR))
-        ply = _query_int(request, "ply")
+        seat = session.check_seat(query_int(request, "seat", SPECTATOR))
+        ply = query_int(request, "ply")
         view = await run_in_threadpool(session.position, ply, seat)
         return JSONResponse(view)
 
@@ -338,10 +300,11 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             return
         try:
             session = store.get(websocket.path_params["game"])
-            seat = session.check_seat(_query_int(websocket, "seat", SPECTATOR))
+            seat = session.check_seat(query_int(websocket, "seat", SPECTATOR))
         except Refused as exc:
             await websocket.send_json({"type": "error", "error": str(exc)})
-            await websocket.close(code=WS_CLOSE_CODES.get(exc.status, 1008))
+            await websocket.close(code=WS_CLOSE_CODES.get(exc.status, WS_BAD_REQUEST),
+                                  reason=close_reason(str(exc)))
             return
         session.release()                       # an engine turn whose request was cut short
         loop = asyncio.get_running_loop()
