@@ -405,6 +405,58 @@ def test_when_full_a_finished_unwatched_game_makes_room():
         assert c.get(f"/api/games/{live}/view?seat=1").status_code == 200
 
 
+class Clock:
+    """A clock the test moves (no sleeping): seconds, as time.monotonic."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_game_left_unused_is_ended_after_idle_minutes_and_frees_its_place():
+    clock = Clock()
+    with client_for(max_games=1, idle_minutes=30, clock=clock) as c:
+        old = new_game(c, [{"kind": "human"}, {"kind": "engine", "name": "random"}])["game"]
+        with c.websocket_connect(f"{WS}/ws/games/{old}?seat=1") as ws:
+            assert ws.receive_json()["type"] == "view"
+            clock.now += 29 * 60
+            assert c.post("/api/games", json={"players": HUMANS_2}).status_code == 429
+            assert c.get(f"/api/games/{old}/view?seat=1").status_code == 200   # used: 30 more minutes
+            clock.now += 29 * 60
+            assert c.post("/api/games", json={"players": HUMANS_2}).status_code == 429
+            clock.now += 2 * 60                  # 31 minutes since it was last used
+            session = c.app.state.store._games[old]
+            fresh = new_game(c)["game"]
+            messages = []
+            with pytest.raises(WebSocketDisconnect) as closed:
+                while True:
+                    messages.append(ws.receive_json())
+        assert closed.value.code == 4404
+        assert messages[-1]["type"] == "error"
+        assert "ended after 30 minutes without activity" in messages[-1]["error"]
+        assert session.closed and session.seats[1] is not None
+        assert c.get(f"/api/games/{old}/view?seat=1").status_code == 404
+        assert c.get(f"/api/games/{fresh}/view?seat=1").status_code == 200
+
+
+def test_the_server_sweeps_out_unused_games_on_its_own():
+    import time
+    clock = Clock()
+    with client_for(idle_minutes=5, clock=clock, sweep_interval_s=0.02) as c:
+        games = [new_game(c)["game"] for _ in range(3)]
+        clock.now += 4 * 60
+        assert c.get(f"/api/games/{games[0]}/view?seat=1").status_code == 200
+        clock.now += 2 * 60                      # games[1] and [2]: 6 minutes unused
+        deadline = time.monotonic() + 30
+        while len(c.app.state.store) > 1:
+            assert time.monotonic() < deadline, "the sweep did not run"
+            time.sleep(0.01)
+        assert c.get(f"/api/games/{games[0]}/view?seat=1").status_code == 200
+        assert c.get(f"/api/games/{games[1]}/view?seat=1").status_code == 404
+
+
 def test_the_watchers_of_a_deleted_game_are_told(client):
     game = new_game(client)["game"]
     with client.websocket_connect(f"{WS}/ws/games/{game}?seat=1") as ws:
@@ -620,6 +672,20 @@ def test_a_pri_engine_process_plays_a_turn_and_is_ended_with_its_game(tmp_path, 
 
 
 @pytest.mark.slow
+def test_an_expired_game_ends_its_engine_processes(pid_file):
+    clock = Clock()
+    specs = (EngineSpec("deaf", tuple(deaf_engine_cmd(pid_file))),)
+    with client_for(engines=specs, idle_minutes=10, clock=clock, max_games=1) as c:
+        start = new_game(c, [{"kind": "human"}, {"kind": "engine", "name": "deaf"}])
+        assert act(c, start["game"], 1, start["view"]["legal"][0]["token"]).status_code == 200
+        assert pid_file.exists()
+        clock.now += 11 * 60
+        new_game(c)                              # the server is full: the unused game goes
+        assert c.get(f"/api/games/{start['game']}/view?seat=1").status_code == 404
+        assert left_running(pid_file) == []      # while the server still runs
+
+
+@pytest.mark.slow
 def test_an_engine_that_crashes_is_reported_and_the_game_goes_on():
     crash = (sys.executable, "-m", "tournament.testing_engines", "--mode", "crash", "--after", "1")
     with client_for(engines=(EngineSpec("crash", crash),)) as c:
@@ -685,6 +751,68 @@ def test_palais_serve_stopped_leaves_no_engine_process_behind(pid_file):
             server.kill()
             server.wait()
     assert left_running(pid_file) == []
+
+
+def _until_closed(sock, bound_s: float = 15.0, trickle: bytes = b"") -> tuple:
+    """What the server sends on `sock` until it closes the connection, and how long that
+    took; sending `trickle` a byte every 0.1 s meanwhile. Fails past `bound_s`."""
+    import socket
+    import time
+    start = time.monotonic()
+    sock.settimeout(0.1)
+    received, sent = b"", 0
+    while time.monotonic() - start < bound_s:
+        if sent < len(trickle):
+            try:
+                sock.sendall(trickle[sent:sent + 1])
+                sent += 1
+            except OSError:              # the server closed it: read what it said
+                sock.settimeout(1.0)
+        try:
+            chunk = sock.recv(4096)
+        except socket.timeout:
+            continue
+        except ConnectionResetError:
+            return received, time.monotonic() - start
+        if not chunk:
+            return received, time.monotonic() - start
+        received += chunk
+    raise AssertionError(f"the server kept the connection open for {bound_s} s")
+
+
+@pytest.mark.slow
+def test_a_request_that_does_not_arrive_whole_is_cut_off_by_a_real_server():
+    """Slow clients against uvicorn on a real socket: a request whose headers or body never
+    arrive whole is answered 408 or cut within the deadline (1 s here), and the server
+    keeps serving."""
+    import socket
+    from urllib.parse import urlsplit
+
+    from web_page import served
+    with served(ServerConfig(request_timeout_s=1.0, keep_alive_s=1)) as url:
+        port = urlsplit(url).port
+        connect = lambda: socket.create_connection(("127.0.0.1", port), timeout=5)  # noqa: E731
+        with connect() as sock:                  # headers begun, never ended
+            sock.sendall(b"GET /api/meta HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            said, took = _until_closed(sock)
+        assert said.startswith(b"HTTP/1.1 408 ") and b"did not arrive whole within 1 s" in said
+        assert took < 10
+        with connect() as sock:                  # headers trickled a byte every 0.1 s
+            said, took = _until_closed(sock, trickle=b"GET /api/meta HTTP/1.1\r\n" + b"X: y" * 100)
+        assert said.startswith(b"HTTP/1.1 408 ") and took < 10
+        with connect() as sock:                  # a body that never arrives whole
+            sock.sendall(b"POST /api/records HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                         b"Content-Length: 1000\r\n\r\n" + b"x" * 10)
+            said, took = _until_closed(sock)
+        assert took < 10
+        with connect() as sock:                  # a connection opened and left silent
+            said, took = _until_closed(sock)
+        assert said == b"" and took < 10
+        with connect() as sock:                  # one whole request, then silence: kept alive 1 s
+            sock.sendall(b"GET /api/meta HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            said, took = _until_closed(sock)
+        assert said.startswith(b"HTTP/1.1 200 ") and took < 10
+        assert _http("GET", f"{url}/api/meta")["limits"]["max_games"] == 16
 
 
 # ---- hints and review ---------------------------------------------------------------------
@@ -809,6 +937,25 @@ def test_palais_serve_allow_host_adds_names_and_refuses_bad_ones(monkeypatch):
         result, run = _serve(monkeypatch, "--allow-host", bad)
         assert result.exit_code != 0 and run is None, bad
         assert "--allow-host" in result.output and "Traceback" not in result.output
+
+
+def test_palais_serve_idle_minutes(monkeypatch):
+    result, run = _serve(monkeypatch)
+    assert run[0].state.config.idle_minutes == 120
+    result, run = _serve(monkeypatch, "--idle-minutes", "15")
+    assert result.exit_code == 0 and run[0].state.config.idle_minutes == 15
+    for bad in ("0", "-5", "\u00b2", "1e3", "99999999"):
+        result, run = _serve(monkeypatch, "--idle-minutes", bad)
+        assert result.exit_code != 0 and run is None and "--idle-minutes" in result.output
+
+
+def test_palais_serve_gives_uvicorn_its_timeouts_and_limits(monkeypatch):
+    from web.timeouts import DeadlineH11Protocol
+    result, run = _serve(monkeypatch)
+    kwargs = run[1]
+    assert issubclass(kwargs["http"], DeadlineH11Protocol) and kwargs["http"].request_timeout_s == 10
+    assert kwargs["timeout_keep_alive"] == 5 and kwargs["h11_max_incomplete_event_size"] == 16384
+    assert kwargs["limit_concurrency"] == 512
 
 
 def test_palais_serve_offers_the_engines_given(monkeypatch):

@@ -43,7 +43,8 @@ MAX_HINTS = 10
 WS_FORBIDDEN = 4403
 WS_TOO_BIG = 1009
 WS_BAD_REQUEST = 1008                # policy violation: a bad request, such as ?seat=x
-WS_CLOSE_CODES = {403: WS_FORBIDDEN, 404: 4404}     # a refusal's HTTP status -> close code
+WS_GONE = 4404                       # no such game (any more): a page should not reconnect
+WS_CLOSE_CODES = {403: WS_FORBIDDEN, 404: WS_GONE}     # a refusal's HTTP status -> close code
 WS_REASON_BYTES = 123                # the most a close frame's reason may hold (RFC 6455)
 WS_QUEUE = 256                      # messages waiting for a slow page; past that, dropped
 
@@ -78,7 +79,7 @@ def answer(data: dict, session) -> JSONResponse:
 
 def create_app(config: ServerConfig | None = None) -> Starlette:
     config = config or ServerConfig()
-    store = SessionStore(config.max_games)
+    store = SessionStore(config.max_games, config.idle_minutes * 60, config.clock)
     policy = HostPolicy.of(config.host, config.allow_hosts, config.port)
 
     # ---- meta ----------------------------------------------------------------------------
@@ -97,7 +98,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             options.append(entry)
         return {"version": importlib.metadata.version("palais-engine"), "players": players,
                 "languages": list(config.languages), "rule_options": options,
-                "limits": {"max_games": config.max_games, "max_upload_bytes": config.max_upload_bytes,
+                "limits": {"max_games": config.max_games, "idle_minutes": config.idle_minutes,
+                           "max_upload_bytes": config.max_upload_bytes,
                            "max_message_bytes": config.max_message_bytes,
                            "budget_ms": {"min": config.budget_ms_min, "max": config.budget_ms_max,
                                          "default": config.budget_ms_default}}}
@@ -165,7 +167,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         names = seat_names(data.get("names"), kinds)
         game = PlayGame.new(len(specs), seed, names, options=options, first_game=first_game)
         return store.create(lambda game_id: GameSession(game_id, game, kinds, specs,
-                                                        SearchLimits(time_ms=budget), seed))
+                                                        SearchLimits(time_ms=budget), seed,
+                                                        clock=config.clock))
 
     @api
     async def new_game(request):
@@ -240,7 +243,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         kinds = ["human"] * game.n_players
         return store.create(lambda game_id: GameSession(
             game_id, game, kinds, [SeatSpec("human")] * game.n_players,
-            SearchLimits(time_ms=config.budget_ms_default), game.seed, from_record=True))
+            SearchLimits(time_ms=config.budget_ms_default), game.seed, from_record=True,
+            clock=config.clock))
 
     @api
     async def post_record(request):
@@ -311,6 +315,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         queue: asyncio.Queue = asyncio.Queue(WS_QUEUE)
 
         def put(message):
+            if message is None:                 # the game is gone: make room for the end
+                while queue.full():
+                    queue.get_nowait()
             with contextlib.suppress(asyncio.QueueFull):
                 queue.put_nowait(message)
 
@@ -324,7 +331,11 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
 
         async def pump():
             while True:
-                await websocket.send_json(await queue.get())
+                message = await queue.get()
+                if message is None:
+                    await websocket.close(code=WS_GONE, reason="this game is closed on the server")
+                    return
+                await websocket.send_json(message)
 
         sender = asyncio.create_task(pump())
         try:
@@ -346,10 +357,22 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
 
     # ---- the app -------------------------------------------------------------------------
 
+    async def sweep():
+        """End the games left unused past --idle-minutes, every sweep_interval_s."""
+        while True:
+            await asyncio.sleep(config.sweep_interval_s)
+            await run_in_threadpool(store.expire_idle)
+
     @contextlib.asynccontextmanager
     async def lifespan(app):
-        yield
-        await run_in_threadpool(store.close_all)
+        sweeper = asyncio.create_task(sweep())
+        try:
+            yield
+        finally:
+            sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sweeper
+            await run_in_threadpool(store.close_all)
 
     routes = [
         Route("/", index),

@@ -35,7 +35,7 @@ def allowed_hosts(texts) -> tuple:
     return tuple(names)
 
 
-def server_config(host, port, engine_texts, max_games, allow_hosts=()) -> ServerConfig:
+def server_config(host, port, engine_texts, max_games, allow_hosts=(), idle_minutes=120) -> ServerConfig:
     """The configuration the options ask for; a PalaisError names what is wrong."""
     from tournament.engines import check_engines, parse_engine
     specs = [parse_engine(text) for text in engine_texts]
@@ -45,7 +45,7 @@ def server_config(host, port, engine_texts, max_games, allow_hosts=()) -> Server
             raise PalaisError(f"--engine name={spec.name}: that name is a built-in player's "
                               f"({', '.join(BUILTIN_PLAYERS)}); choose another")
     return ServerConfig(host=host, port=port, engines=tuple(specs), max_games=max_games,
-                        allow_hosts=allowed_hosts(allow_hosts))
+                        allow_hosts=allowed_hosts(allow_hosts), idle_minutes=idle_minutes)
 
 
 def url_of(host: str, port: int) -> str:
@@ -69,10 +69,13 @@ def url_of(host: str, port: int) -> str:
               help="Also answer requests for this host name or address (as typed in the "
                    "browser's address bar, no port), besides localhost, 127.0.0.1, [::1] and "
                    "--host. Repeatable. Any other name is refused (a DNS rebinding guard).")
-def serve(host, port, open_browser, engine_texts, max_games, allow_hosts):
+@click.option("--idle-minutes", type=click.IntRange(1, 7 * 24 * 60), default=120, show_default=True,
+              help="A game nobody has used for this long (no move, no request) is ended and "
+                   "its place freed; its engines stop and the page is told.")
+def serve(host, port, open_browser, engine_texts, max_games, allow_hosts, idle_minutes):
     """Play in a browser: a local web server with the board, hints and review."""
     try:
-        config = server_config(host, port, engine_texts, max_games, allow_hosts)
+        config = server_config(host, port, engine_texts, max_games, allow_hosts, idle_minutes)
     except PalaisError as exc:
         raise click.ClickException(str(exc))
     import uvicorn
@@ -98,7 +101,12 @@ def serve(host, port, open_browser, engine_texts, max_games, allow_hosts):
 def uvicorn_options(config) -> dict:
     """How uvicorn serves the app of `config`: `palais serve`, the browser tests and
     bench/web.py all use these."""
-    return {"ws": websocket_protocol(), "ws_max_size": config.max_message_bytes,
+    from .timeouts import deadline_protocol
+    return {"http": deadline_protocol(config.request_timeout_s),
+            "timeout_keep_alive": config.keep_alive_s,
+            "h11_max_incomplete_event_size": config.max_header_bytes,
+            "limit_concurrency": config.max_connections,
+            "ws": websocket_protocol(), "ws_max_size": config.max_message_bytes,
             "log_level": "warning"}
 
 

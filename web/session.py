@@ -60,9 +60,13 @@ class _Closed(Exception):
     """The session closed while its analysis ran."""
 
 
+CLOSED_MESSAGE = "this game is closed on the server (deleted, replaced by a new one, or the server stopped)"
+
+
 class Watcher:
     """Someone watching a game as one seat (0: spectator): `send(message)` delivers a
-    message to it from any thread (the app wires it to a WebSocket's queue)."""
+    message to it from any thread (the app wires it to a WebSocket's queue); `send(None)`
+    says the game is gone (the app closes the socket)."""
 
     def __init__(self, seat: int, send):
         self.seat = seat
@@ -71,8 +75,9 @@ class Watcher:
 
 class GameSession:
     def __init__(self, game_id: str, game, kinds, specs, limits: SearchLimits, seed: int,
-                 from_record: bool = False):
+                 from_record: bool = False, clock=time.monotonic):
         self.id = game_id
+        self.clock = clock                       # when it was last used: for --idle-minutes
         self.game = game
         self.kinds = list(kinds)                 # per seat: "human" or the player's name
         self.limits = limits
@@ -87,7 +92,7 @@ class GameSession:
         self.analysis = None                     # the last finished analysis (a dict)
         self.analysing = False
         self.hinting = False
-        self.touched = time.monotonic()
+        self.touched = clock()
         self.version = 0                         # counts the changes: a View's "version"
         self._held = None                        # an engine turn waiting for release()
         self._humans = {q + 1 for q, spec in enumerate(specs) if spec.kind == "human"}
@@ -98,6 +103,10 @@ class GameSession:
         except BaseException:
             self.close()
             raise
+
+    def touch(self) -> None:
+        """Someone used the game now (a request named it, or it changed)."""
+        self.touched = self.clock()
 
     # ---- what a seat sees ------------------------------------------------------------------
 
@@ -210,7 +219,7 @@ class GameSession:
         """After any change (lock held): draw due cards, hand the turn to an engine seat if it
         is one's (held back until release() unless `start_engine`), and push the new views."""
         self.version += 1
-        self.touched = time.monotonic()
+        self.touch()
         self.game.draw_cards()
         if not self.closed and not self.game.over() and self.thinking < 0:
             q = self.game.state.to_move
@@ -326,6 +335,7 @@ class GameSession:
             return
         finally:
             self.analysing = False
+            self.touch()                         # its idle time counts from the result
         self.analysis = result
         self.publish({"type": "analysis", "result": result})
 
@@ -340,7 +350,8 @@ class GameSession:
             if watcher in self.watchers:
                 self.watchers.remove(watcher)
 
-    def publish(self, message: dict) -> None:
+    def publish(self, message: dict | None) -> None:
+        """`message` to every watcher (None: the game is gone, end the sockets)."""
         for watcher in list(self.watchers):
             watcher.send(message)
 
@@ -353,15 +364,16 @@ class GameSession:
 
     # ---- the end ---------------------------------------------------------------------------
 
-    def close(self) -> None:
-        """Stop every search, end every engine process (idempotent)."""
+    def close(self, message: str = CLOSED_MESSAGE) -> None:
+        """Stop every search, end every engine process, tell the watchers `message` and
+        end their sockets (idempotent)."""
         with self.lock:
             if self.closed:
                 return
             self.closed = True
             seats = list(self.seats)
-        self.publish({"type": "error", "error": "this game is closed on the server (deleted, "
-                                                "replaced by a new one, or the server stopped)"})
+        self.publish({"type": "error", "error": message})
+        self.publish(None)
         for seat in seats:
             if seat is not None:
                 seat.stop()
