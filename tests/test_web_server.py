@@ -27,7 +27,7 @@ from web.app import create_app
 from web.config import ServerConfig
 from web.session import GameSession, Refused
 
-from processes import deaf_engine_cmd, left_running, pid_file  # noqa: F401 (a fixture)
+from processes import deaf_engine_cmd, left_running, pid_file, pids  # noqa: F401 (a fixture)
 
 BASE = "http://127.0.0.1:8000"
 WS = "ws://127.0.0.1:8000"
@@ -662,7 +662,7 @@ def test_a_pri_engine_process_plays_a_turn_and_is_ended_with_its_game(tmp_path, 
         assert view["ply"] >= 1 and view["log"][0]["seat"] == 1
         assert infos and infos[0]["seat"] == 1 and infos[0]["iterations"] > 0
         session = c.app.state.store.get(game)
-        process = session.seats[0].client.process
+        process = session.seats[0].current.client.process
         assert c.delete(f"/api/games/{game}").status_code == 200
         assert process.poll() is not None
         # an engine that ignores quit and SIGTERM, behind a launcher, ends at server shutdown
@@ -685,22 +685,155 @@ def test_an_expired_game_ends_its_engine_processes(pid_file):
         assert left_running(pid_file) == []      # while the server still runs
 
 
+def engine_turn_messages(ws, seat: int, after: int = -1, most: int = 5000):
+    """The messages on `ws` until a View newer than version `after` shows `seat` (a
+    person) to decide, no engine thinking: (the error lines meanwhile, that View)."""
+    errors = []
+    for _ in range(most):
+        message = ws.receive_json()
+        if message["type"] == "error":
+            errors.append(message["error"])
+        if message["type"] == "view" and message["view"]["version"] > after \
+                and message["view"]["to_move"] == seat and message["view"]["thinking"] == 0:
+            return errors, message["view"]
+    raise AssertionError("the engine's turn did not end")
+
+
+def play_rounds(client, ws, game, view, rounds: int):
+    """Seat 1 (a person) plays its first legal action until `rounds` more rounds have
+    started (the engine seats playing in between); the errors meanwhile, and the View."""
+    errors, until = [], view["round"] + rounds
+    while not view["over"] and view["round"] < until:
+        r = act(client, game, 1, view["legal"][0]["token"])
+        assert r.status_code == 200, r.text
+        view = r.json()
+        if view["to_move"] != 1 or view["thinking"]:
+            more, view = engine_turn_messages(ws, 1, view["version"])
+            errors += more
+    return errors, view
+
+
+@pytest.mark.parametrize("failure", ["raises", "illegal"])
+def test_a_builtin_seat_that_keeps_failing_is_restarted_twice_then_given_up(client, monkeypatch, failure):
+    import play.seats
+    from engine.constants import A_MOVE
+    asked = []
+
+    def broken(player, state, seat, limits, callback=None, **_):
+        asked.append(seat)
+        if failure == "raises":
+            raise RuntimeError("a bug in the player")
+        return [A_MOVE], 1                      # MINT-MINT: a room to itself, never legal
+
+    monkeypatch.setattr(play.seats, "choose_turn", broken)
+    start = new_game(client, [{"kind": "human"}, {"kind": "engine", "name": "greedy"}])
+    game, view = start["game"], start["view"]
+    assert view["engines"] == [None, {"restarts": 0, "failed": False}]
+    with client.websocket_connect(f"{WS}/ws/games/{game}?seat=1") as ws:
+        errors, view = play_rounds(client, ws, game, view, 1)
+        assert len(asked) == 3 and len(errors) == 3, errors
+        why = "a bug in the player" if failure == "raises" else "gave no legal action"
+        assert all(f"engine seat 2 (greedy) failed: " in e and why in e for e in errors)
+        assert "restarted (1 of 2 restarts)" in errors[0] and "(2 of 2 restarts)" in errors[1]
+        assert "given up" in errors[2] and "at random" in errors[2]
+        assert view["engines"] == [None, {"restarts": 2, "failed": True}]
+        assert any(turn["seat"] == 2 for turn in view["log"])      # its turns are played
+        errors, view = play_rounds(client, ws, game, view, 2)
+    assert errors == [] and len(asked) == 3                        # and it is not asked again
+    assert any(turn["seat"] == 2 and turn["round"] >= 2 for turn in view["log"])
+    assert client.get(f"/api/games/{game}/view?seat=1").json()["engines"][1]["failed"]
+
+
+def test_a_builtin_seat_that_fails_once_is_restarted_and_plays_on(client, monkeypatch):
+    import play.seats
+    real, asked = play.seats.choose_turn, []
+
+    def once(*args, **kwargs):
+        asked.append(1)
+        if len(asked) == 1:
+            raise RuntimeError("a passing fault")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(play.seats, "choose_turn", once)
+    start = new_game(client, [{"kind": "human"}, {"kind": "engine", "name": "random"}])
+    game = start["game"]
+    with client.websocket_connect(f"{WS}/ws/games/{game}?seat=1") as ws:
+        errors, view = play_rounds(client, ws, game, start["view"], 2)
+    assert len(errors) == 1 and "restarted (1 of 2 restarts)" in errors[0]
+    assert view["engines"][1] == {"restarts": 1, "failed": False} and len(asked) > 2
+
+
+def test_an_engine_started_while_its_game_closes_is_ended_and_waited_for():
+    """A restart in progress when the game closes: the engine that comes up is ended at
+    once, and close() returns only after that (no process can outlive the server)."""
+    import threading
+    from web.engine_seat import KeptSeat
+    started, release, events = threading.Event(), threading.Event(), []
+
+    class Fake:
+        def __init__(self, n):
+            self.n = n
+
+        def stop(self):
+            events.append(("stop", self.n))
+
+        def close(self):
+            events.append(("close", self.n))
+
+    opened = []
+
+    def opener(spec, limits, seed):
+        if opened:                               # the restart: slow to come up
+            started.set()
+            release.wait(30)
+        opened.append(Fake(len(opened) + 1))
+        return opened[-1]
+
+    seat = KeptSeat(SeatSpec("cmd", ("x",)), SearchLimits(time_ms=50), 0, 2, opener)
+    restarting = threading.Thread(target=seat.replace, args=("it crashed",))
+    restarting.start()
+    assert started.wait(30)
+    closing = threading.Thread(target=seat.close)
+    closing.start()
+    closing.join(0.2)
+    assert closing.is_alive()                    # it waits for the engine coming up...
+    release.set()
+    closing.join(30)
+    restarting.join(30)
+    assert not closing.is_alive() and ("close", 1) in events and ("close", 2) in events
+    assert seat.current is None and seat.closed and not seat.failed
+
+
+def _failing_engine(mode: str, pid_file) -> EngineSpec:
+    return EngineSpec(mode, (sys.executable, "-m", "tournament.testing_engines", "--mode", mode,
+                             "--after", "1", "--pid-file", str(pid_file)))
+
+
 @pytest.mark.slow
-def test_an_engine_that_crashes_is_reported_and_the_game_goes_on():
-    crash = (sys.executable, "-m", "tournament.testing_engines", "--mode", "crash", "--after", "1")
-    with client_for(engines=(EngineSpec("crash", crash),)) as c:
-        start = new_game(c, [{"kind": "engine", "name": "crash"}, {"kind": "human"}])
-        with c.websocket_connect(f"{WS}/ws/games/{start['game']}?seat=2") as ws:
-            errors = []
-            for _ in range(2000):
-                message = ws.receive_json()
-                if message["type"] == "error":
-                    errors.append(message["error"])
-                if message["type"] == "view" and message["view"]["to_move"] == 2 \
-                        and message["view"]["thinking"] == 0:
-                    break
-        assert errors and "random legal action" in errors[0]
-        assert message["view"]["legal"] and message["view"]["log"][0]["seat"] == 1
+@pytest.mark.parametrize("mode", ["crash", "stall", "garbage"])
+def test_a_pri_engine_that_fails_is_ended_restarted_twice_then_given_up(pid_file, mode):
+    """Each engine fails at its first `go`: crashing, never answering (past its budget and
+    the overrun allowed), or answering what is not PRI. Each is ended, and restarted twice;
+    then the seat has failed, and no process of it is left while the game goes on."""
+    with client_for(engines=(_failing_engine(mode, pid_file),), engine_overrun_s=0.5) as c:
+        start = new_game(c, [{"kind": "engine", "name": mode}, {"kind": "human"}], budget_ms=50)
+        game = start["game"]
+        with c.websocket_connect(f"{WS}/ws/games/{game}?seat=2") as ws:
+            errors, view = engine_turn_messages(ws, 2)
+            assert len(errors) == 3, errors
+            assert "restarted (1 of 2 restarts)" in errors[0] and "given up" in errors[2]
+            assert view["engines"] == [{"restarts": 2, "failed": True}, None]
+            assert view["log"][0]["seat"] == 1 and view["legal"]
+            assert len(pids(pid_file)) == 3                  # the first engine and two restarts
+            assert left_running(pid_file) == []              # none left, the game still live
+            for _ in range(3):                               # it is not asked again
+                r = act(c, game, 2, view["legal"][0]["token"])
+                view = r.json()
+                if view["to_move"] != 2 or view["thinking"]:
+                    more, view = engine_turn_messages(ws, 2, view["version"])
+                    assert more == []
+        assert len(pids(pid_file)) == 3
+    assert left_running(pid_file) == []
 
 
 def _free_port() -> int:

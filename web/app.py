@@ -31,6 +31,7 @@ from search.params import SearchLimits
 from tournament.engines import EngineSpecError, check_name
 
 from .config import BUILTIN_PLAYERS, ServerConfig
+from .engine_seat import opener
 from .inputs import int_field, json_body, query_int, read_body
 from .security import HostPolicy
 from .session import GameSession, Refused, Watcher
@@ -81,6 +82,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     config = config or ServerConfig()
     store = SessionStore(config.max_games, config.idle_minutes * 60, config.clock)
     policy = HostPolicy.of(config.host, config.allow_hosts, config.port)
+    seat_opener = opener(config.engine_start_timeout_s, config.engine_overrun_s)
 
     # ---- meta ----------------------------------------------------------------------------
 
@@ -101,6 +103,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                 "limits": {"max_games": config.max_games, "idle_minutes": config.idle_minutes,
                            "max_upload_bytes": config.max_upload_bytes,
                            "max_message_bytes": config.max_message_bytes,
+                           "engine_restarts": config.engine_restarts,
                            "budget_ms": {"min": config.budget_ms_min, "max": config.budget_ms_max,
                                          "default": config.budget_ms_default}}}
 
@@ -166,9 +169,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             raise Refused(f"options: {exc}") from None
         names = seat_names(data.get("names"), kinds)
         game = PlayGame.new(len(specs), seed, names, options=options, first_game=first_game)
-        return store.create(lambda game_id: GameSession(game_id, game, kinds, specs,
-                                                        SearchLimits(time_ms=budget), seed,
-                                                        clock=config.clock))
+        return store.create(lambda game_id: GameSession(
+            game_id, game, kinds, specs, SearchLimits(time_ms=budget), seed, clock=config.clock,
+            engine_restarts=config.engine_restarts, open_seat=seat_opener))
 
     @api
     async def new_game(request):

@@ -35,6 +35,9 @@ class ServerConfig:
     keep_alive_s: int = 5                   # an idle keep-alive connection is closed after this
     max_header_bytes: int = 16 * 1024       # the request line and headers of one request
     max_connections: int = 512              # open connections or requests at once; past it, 503
+    engine_restarts: int = 2                # a failed engine is restarted this often per game
+    engine_start_timeout_s: float = 60.0    # a PRI engine's time to start (handshake, isready)
+    engine_overrun_s: float = 10.0          # how long past its budget a PRI engine may answer
     budget_ms_min: int = 50
     budget_ms_max: int = 60_000
     budget_ms_default: int = 1000
