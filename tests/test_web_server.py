@@ -763,6 +763,14 @@ def test_a_builtin_seat_that_fails_once_is_restarted_and_plays_on(client, monkey
     assert view["engines"][1] == {"restarts": 1, "failed": False} and len(asked) > 2
 
 
+def test_the_page_says_engine_failed_in_every_language(client):
+    words = {"en": "engine failed", "fr": "moteur en panne", "zh": "引擎故障"}
+    for lang, text in words.items():
+        assert client.get(f"/api/i18n/{lang}").json()["messages"]["engine failed"] == text
+    board = (Path(__file__).resolve().parent.parent / "web" / "static" / "board.js").read_text()
+    assert 't("engine failed")' in board and "view.engines" in board
+
+
 def test_an_engine_started_while_its_game_closes_is_ended_and_waited_for():
     """A restart in progress when the game closes: the engine that comes up is ended at
     once, and close() returns only after that (no process can outlive the server)."""

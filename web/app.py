@@ -161,7 +161,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         if seed is None:
             seed = config.seeds.randrange(2 ** 31)
         budget = int_field(data, "budget_ms", config.budget_ms_min, config.budget_ms_max,
-                            config.budget_ms_default)
+                           config.budget_ms_default)
         options = data.get("options") or {}
         try:
             options = RuleOptions.from_dict(options)
