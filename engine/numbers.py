@@ -26,6 +26,14 @@ def natural(text: str) -> int | None:
     return int(significant or "0")
 
 
+def integer(text: str) -> int | None:
+    """`natural` with an optional leading "-" (no "+", no spaces): the value of a whole
+    number such as a JSON integer; None if `text` is not one. Past MAX_DIGITS significant
+    digits it is +-10**MAX_DIGITS, outside every range the engine reads."""
+    value = natural(text[1:] if text.startswith("-") else text)
+    return -value if value is not None and text.startswith("-") else value
+
+
 def shown(text: str, limit: int = 24) -> str:
     """`text` for an error message: a long one is cut, with its length said."""
     if len(text) <= limit:
@@ -33,4 +41,4 @@ def shown(text: str, limit: int = 24) -> str:
     return f"{text[:limit]!r}... ({len(text)} characters)"
 
 
-__all__ = ["natural", "shown", "MAX_DIGITS"]
+__all__ = ["natural", "integer", "shown", "MAX_DIGITS"]

@@ -97,16 +97,20 @@ class InProcessSeat:
         self.player.close()
 
 
+OVERRUN_S = 10.0         # how long past its time budget a PRI engine may take to answer
+
+
 class PriSeat:
-    """A PRI engine process. A search by time may run 10 s over before the seat fails; one by
-    iterations (no time budget: it takes what the machine needs) and the handshake
-    wait up to `safety_timeout` seconds. close() ends the process and all it started."""
+    """A PRI engine process. A search by time may run `overrun_s` (10 s) over before the seat
+    fails; one by iterations (no time budget: it takes what the machine needs) and the
+    handshake wait up to `safety_timeout` seconds. close() ends the process and all it started."""
 
     def __init__(self, cmd: tuple, limits: SearchLimits, safety_timeout: float = SAFETY_TIMEOUT_S,
-                 options: tuple = ()):
+                 options: tuple = (), overrun_s: float = OVERRUN_S):
         self.cmd = cmd
         self.limits = limits
         self.safety_timeout = safety_timeout
+        self.overrun_s = overrun_s
         self.client = EngineClient(cmd, read_timeout=safety_timeout)
         try:
             self.client.start()
@@ -124,7 +128,7 @@ class PriSeat:
 
     def _go(self) -> tuple[Go, float]:
         if self.limits.time_ms:
-            return Go(movetime_ms=int(self.limits.time_ms)), self.limits.time_ms / 1000 + 10
+            return Go(movetime_ms=int(self.limits.time_ms)), self.limits.time_ms / 1000 + self.overrun_s
         return Go(iterations=self.limits.iterations), self.safety_timeout
 
     @staticmethod

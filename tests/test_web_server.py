@@ -28,7 +28,7 @@ from web.app import create_app
 from web.config import ServerConfig
 from web.session import GameSession, Refused
 
-from processes import deaf_engine_cmd, left_running, pid_file  # noqa: F401 (a fixture)
+from processes import deaf_engine_cmd, left_running, pid_file, pids  # noqa: F401 (a fixture)
 
 BASE = "http://127.0.0.1:8000"
 WS = "ws://127.0.0.1:8000"
@@ -309,6 +309,79 @@ def test_a_bad_or_oversized_record_is_refused_with_a_clear_line(client, body, st
     assert "\n" not in r.json()["error"]
 
 
+# ---- numbers from the request -------------------------------------------------------------
+
+# Each is refused by the project's number reader (engine/numbers.py): ASCII digits only.
+BAD_NUMBERS = ["\u00b2", "\u00b3", "\u0663", "\uff11", "\u0661\u0662", "+1", "-1", "1_0", " 1", "1 ",
+               "0x1", "1e2", "1.0", "", "9" * 5000]
+
+
+@pytest.mark.parametrize("text", BAD_NUMBERS)
+def test_a_bad_number_in_a_query_string_is_a_400_naming_the_field(client, text):
+    game = new_game(client)["game"]
+    for path, params, field in ((f"/api/games/{game}/view", {"seat": text}, "seat"),
+                                (f"/api/games/{game}/position", {"seat": text, "ply": "0"}, "seat"),
+                                (f"/api/games/{game}/position", {"seat": "0", "ply": text}, "ply")):
+        r = client.get(path, params=params)
+        assert r.status_code == 400, (path, params, r.status_code)
+        error = r.json()["error"]
+        assert error.startswith(f"{field}: expected a whole number") and "\n" not in error
+        assert len(error) < 200
+
+
+def test_a_query_number_given_twice_or_with_leading_zeros():
+    with client_for() as c:
+        game = new_game(c)["game"]
+        r = c.get(f"/api/games/{game}/view?seat=1&seat=2")
+        assert r.status_code == 400 and "given 2 times" in r.json()["error"]
+        assert c.get(f"/api/games/{game}/view?seat=001").json()["seat"] == 1
+
+
+@pytest.mark.parametrize("text", ["\u00b2", "\u0663", "x", "1_0"])
+def test_a_socket_with_a_bad_number_is_closed_with_a_reason(client, text):
+    from urllib.parse import quote
+    game = new_game(client)["game"]
+    with pytest.raises(WebSocketDisconnect) as closed:
+        with client.websocket_connect(f"{WS}/ws/games/{game}?seat={quote(text)}") as ws:
+            message = ws.receive_json()
+            assert message["type"] == "error" and message["error"].startswith("seat: ")
+            ws.receive_json()
+    assert closed.value.code == 1008
+    assert closed.value.reason.startswith("seat: expected a whole number")
+
+
+@pytest.mark.parametrize("body, field", [
+    (b'{"seat": 1' + b"0" * 3000 + b', "action": "MINT"}', "seat"),
+    (b'{"seat": -1' + b"0" * 40 + b', "action": "MINT"}', "seat"),
+    (b'{"seat": 1.0, "action": "MINT"}', "seat"),
+    (b'{"seat": true, "action": "MINT"}', "seat"),
+    (b'{"seat": NaN, "action": "MINT"}', "the body is not JSON"),
+    (b'{"seat": Infinity, "action": "MINT"}', "the body is not JSON"),
+])
+def test_a_bad_number_in_a_json_body_is_a_400_naming_the_field(client, body, field):
+    game = new_game(client)["game"]
+    r = client.post(f"/api/games/{game}/action", content=body,
+                    headers={"content-type": "application/json"})
+    assert r.status_code == 400 and r.json()["error"].startswith(field), r.text
+    assert len(r.json()["error"]) < 200
+
+
+def test_a_huge_seed_or_option_is_refused_saying_how_long_it_was(client):
+    huge = "7" * 5000
+    for body, field in ((f'{{"players": [{{"kind": "human"}}, {{"kind": "human"}}], "seed": {huge}}}', "seed"),
+                        (f'{{"players": [{{"kind": "human"}}, {{"kind": "human"}}], "options": {{"round_cap": {huge}}}}}',
+                         "options")):
+        r = client.post("/api/games", content=body.encode(), headers={"content-type": "application/json"})
+        assert r.status_code == 400 and r.json()["error"].startswith(field), r.text
+        assert "a number of 5000 digits" in r.json()["error"]
+
+
+@pytest.mark.parametrize("length", [b"\xb2", b"\xd9\xa3", b"+5", b"1_0", b"-1"])
+def test_a_bad_content_length_is_a_400(client, length):
+    r = client.post("/api/records", content=b"xxxxx", headers={"content-length": length})
+    assert r.status_code == 400 and r.json()["error"].startswith("Content-Length: "), r.text
+
+
 # ---- limits and security -----------------------------------------------------------------
 
 def test_max_games_refuses_one_more_until_one_is_deleted():
@@ -332,6 +405,58 @@ def test_when_full_a_finished_unwatched_game_makes_room():
         new_game(c)
         assert c.get(f"/api/games/{finished}/view?seat=0").status_code == 404
         assert c.get(f"/api/games/{live}/view?seat=1").status_code == 200
+
+
+class Clock:
+    """A clock the test moves (no sleeping): seconds, as time.monotonic."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_game_left_unused_is_ended_after_idle_minutes_and_frees_its_place():
+    clock = Clock()
+    with client_for(max_games=1, idle_minutes=30, clock=clock) as c:
+        old = new_game(c, [{"kind": "human"}, {"kind": "engine", "name": "random"}])["game"]
+        with c.websocket_connect(f"{WS}/ws/games/{old}?seat=1") as ws:
+            assert ws.receive_json()["type"] == "view"
+            clock.now += 29 * 60
+            assert c.post("/api/games", json={"players": HUMANS_2}).status_code == 429
+            assert c.get(f"/api/games/{old}/view?seat=1").status_code == 200   # used: 30 more minutes
+            clock.now += 29 * 60
+            assert c.post("/api/games", json={"players": HUMANS_2}).status_code == 429
+            clock.now += 2 * 60                  # 31 minutes since it was last used
+            session = c.app.state.store._games[old]
+            fresh = new_game(c)["game"]
+            messages = []
+            with pytest.raises(WebSocketDisconnect) as closed:
+                while True:
+                    messages.append(ws.receive_json())
+        assert closed.value.code == 4404
+        assert messages[-1]["type"] == "error"
+        assert "ended after 30 minutes without activity" in messages[-1]["error"]
+        assert session.closed and session.seats[1] is not None
+        assert c.get(f"/api/games/{old}/view?seat=1").status_code == 404
+        assert c.get(f"/api/games/{fresh}/view?seat=1").status_code == 200
+
+
+def test_the_server_sweeps_out_unused_games_on_its_own():
+    import time
+    clock = Clock()
+    with client_for(idle_minutes=5, clock=clock, sweep_interval_s=0.02) as c:
+        games = [new_game(c)["game"] for _ in range(3)]
+        clock.now += 4 * 60
+        assert c.get(f"/api/games/{games[0]}/view?seat=1").status_code == 200
+        clock.now += 2 * 60                      # games[1] and [2]: 6 minutes unused
+        deadline = time.monotonic() + 30
+        while len(c.app.state.store) > 1:
+            assert time.monotonic() < deadline, "the sweep did not run"
+            time.sleep(0.01)
+        assert c.get(f"/api/games/{games[0]}/view?seat=1").status_code == 200
+        assert c.get(f"/api/games/{games[1]}/view?seat=1").status_code == 404
 
 
 def test_the_watchers_of_a_deleted_game_are_told(client):
@@ -371,8 +496,82 @@ def test_a_socket_for_no_game_or_an_engine_seat_is_closed_with_a_code_not_to_ret
 def test_a_host_name_not_of_this_machine_is_refused_when_bound_to_loopback():
     with TestClient(create_app(ServerConfig()), base_url="http://rebound.example:8000") as c:
         assert c.get("/api/meta").status_code == 403
-    with TestClient(create_app(ServerConfig(host="0.0.0.0")), base_url="http://box.lan:8000") as c:
+    with TestClient(create_app(ServerConfig(host="0.0.0.0", allow_hosts=("box.lan",))),
+                    base_url="http://box.lan:8000") as c:
         assert c.get("/api/meta").status_code == 200
+
+
+def _start_body():
+    return {"players": HUMANS_2, "seed": 1}
+
+
+@pytest.mark.parametrize("base", [
+    "http://127.attacker.example:8000",         # begins like 127.0.0.1: a DNS name all the same
+    "http://127.0.0.1.nip.io:8000",             # a public DNS name that resolves to 127.0.0.1
+    "http://localhost.attacker.example:8000",
+    "http://127.1:8000",
+    "http://0.0.0.0:8000",
+])
+def test_a_rebound_name_that_looks_like_loopback_gets_nothing(base):
+    """DNS rebinding: a page of `base` whose name now points at 127.0.0.1 sends its own
+    Host and, being its own origin, a matching Origin. It must get no part of the API."""
+    with TestClient(create_app(ServerConfig(seeds=random.Random(0))), base_url=base) as c:
+        r = c.get("/api/meta")
+        assert r.status_code == 403 and "is not a name of this server" in r.json()["error"]
+        assert "--allow-host" in r.json()["error"]
+        assert c.post("/api/games", json=_start_body(), headers={"origin": base}).status_code == 403
+        assert len(c.app.state.store) == 0
+        with pytest.raises(WebSocketDisconnect) as closed:
+            with c.websocket_connect(f"ws{base[4:]}/ws/games/nope?seat=0", headers={"origin": base}):
+                pass
+        assert closed.value.code == 4403
+
+
+@pytest.mark.parametrize("host, allowed", [
+    ("127.0.0.1:8000", True), ("127.0.0.1", True), ("localhost:8000", True), ("LocalHost", True),
+    ("[::1]:8000", True), ("[::1]", True),
+    ("127.0.0.1:8001", False),                  # another port: not this server
+    ("127.0.0.1:", False), (b"127.0.0.1:80\xb2\xb3", False), ("127.0.0.1:+8000", False),
+    ("::1", False), ("[::1", False), ("", False), ("localhost.", False), ("127.0.0.2:8000", False),
+    ("box.lan:8000", False),
+])
+def test_only_exact_loopback_names_with_the_servers_port_are_answered(host, allowed):
+    with client_for() as c:
+        r = c.get("/api/meta", headers={"host": host})
+        assert (r.status_code == 200) == allowed, (host, r.status_code)
+
+
+def test_allow_host_and_a_named_host_add_names_and_their_origins():
+    config = dict(host="box.lan", allow_hosts=("palais.home", "192.168.1.5"))
+    for base in ("http://box.lan:8000", "http://palais.home:8000", "http://192.168.1.5:8000",
+                 "http://127.0.0.1:8000"):
+        with TestClient(create_app(ServerConfig(**config)), base_url=base) as c:
+            assert c.get("/api/meta").status_code == 200, base
+            assert c.post("/api/games", json=_start_body(), headers={"origin": base}).status_code == 200
+    with TestClient(create_app(ServerConfig(**config)), base_url="http://elsewhere.lan:8000") as c:
+        assert c.get("/api/meta").status_code == 403
+    with TestClient(create_app(ServerConfig(host="0.0.0.0")), base_url="http://box.lan:8000") as c:
+        assert c.get("/api/meta").status_code == 403       # a wildcard address names nothing
+
+
+@pytest.mark.parametrize("origin", [
+    "http://127.attacker.example:8000", "http://127.0.0.1.nip.io:8000", "http://127.0.0.1:8001",
+    "http://127.0.0.1", "null", "file://", "http://127.0.0.1:8000/page", "http://a@127.0.0.1:8000",
+    "http://[::1", "ftp://127.0.0.1:8000",
+])
+def test_an_origin_not_of_the_allowed_names_and_port_changes_nothing(client, origin):
+    r = client.post("/api/games", json=_start_body(), headers={"origin": origin})
+    assert r.status_code == 403 and "Origin" in r.json()["error"], (origin, r.text)
+    game = new_game(client)["game"]
+    with pytest.raises(WebSocketDisconnect) as closed:
+        with client.websocket_connect(f"{WS}/ws/games/{game}?seat=1", headers={"origin": origin}) as ws:
+            ws.receive_json()
+    assert closed.value.code == 4403
+
+
+def test_the_servers_other_names_are_its_own_origins(client):
+    for origin in ("http://localhost:8000", "http://[::1]:8000", BASE):
+        assert client.post("/api/games", json=_start_body(), headers={"origin": origin}).status_code == 200
 
 
 def test_an_oversized_websocket_message_closes_the_socket(client):
@@ -465,7 +664,7 @@ def test_a_pri_engine_process_plays_a_turn_and_is_ended_with_its_game(tmp_path, 
         assert view["ply"] >= 1 and view["log"][0]["seat"] == 1
         assert infos and infos[0]["seat"] == 1 and infos[0]["iterations"] > 0
         session = c.app.state.store.get(game)
-        process = session.seats[0].client.process
+        process = session.seats[0].current.client.process
         assert c.delete(f"/api/games/{game}").status_code == 200
         assert process.poll() is not None
         # an engine that ignores quit and SIGTERM, behind a launcher, ends at server shutdown
@@ -475,21 +674,176 @@ def test_a_pri_engine_process_plays_a_turn_and_is_ended_with_its_game(tmp_path, 
 
 
 @pytest.mark.slow
-def test_an_engine_that_crashes_is_reported_and_the_game_goes_on():
-    crash = (sys.executable, "-m", "tournament.testing_engines", "--mode", "crash", "--after", "1")
-    with client_for(engines=(EngineSpec("crash", crash),)) as c:
-        start = new_game(c, [{"kind": "engine", "name": "crash"}, {"kind": "human"}])
-        with c.websocket_connect(f"{WS}/ws/games/{start['game']}?seat=2") as ws:
-            errors = []
-            for _ in range(2000):
-                message = ws.receive_json()
-                if message["type"] == "error":
-                    errors.append(message["error"])
-                if message["type"] == "view" and message["view"]["to_move"] == 2 \
-                        and message["view"]["thinking"] == 0:
-                    break
-        assert errors and "random legal action" in errors[0]
-        assert message["view"]["legal"] and message["view"]["log"][0]["seat"] == 1
+def test_an_expired_game_ends_its_engine_processes(pid_file):
+    clock = Clock()
+    specs = (EngineSpec("deaf", tuple(deaf_engine_cmd(pid_file))),)
+    with client_for(engines=specs, idle_minutes=10, clock=clock, max_games=1) as c:
+        start = new_game(c, [{"kind": "human"}, {"kind": "engine", "name": "deaf"}])
+        assert act(c, start["game"], 1, start["view"]["legal"][0]["token"]).status_code == 200
+        assert pid_file.exists()
+        clock.now += 11 * 60
+        new_game(c)                              # the server is full: the unused game goes
+        assert c.get(f"/api/games/{start['game']}/view?seat=1").status_code == 404
+        assert left_running(pid_file) == []      # while the server still runs
+
+
+def engine_turn_messages(ws, seat: int, after: int = -1, most: int = 5000):
+    """The messages on `ws` until a View newer than version `after` shows `seat` (a
+    person) to decide, no engine thinking: (the error lines meanwhile, that View)."""
+    errors = []
+    for _ in range(most):
+        message = ws.receive_json()
+        if message["type"] == "error":
+            errors.append(message["error"])
+        if message["type"] == "view" and message["view"]["version"] > after \
+                and message["view"]["to_move"] == seat and message["view"]["thinking"] == 0:
+            return errors, message["view"]
+    raise AssertionError("the engine's turn did not end")
+
+
+def play_rounds(client, ws, game, view, rounds: int):
+    """Seat 1 (a person) plays its first legal action until `rounds` more rounds have
+    started (the engine seats playing in between); the errors meanwhile, and the View."""
+    errors, until = [], view["round"] + rounds
+    while not view["over"] and view["round"] < until:
+        r = act(client, game, 1, view["legal"][0]["token"])
+        assert r.status_code == 200, r.text
+        view = r.json()
+        if view["to_move"] != 1 or view["thinking"]:
+            more, view = engine_turn_messages(ws, 1, view["version"])
+            errors += more
+    return errors, view
+
+
+@pytest.mark.parametrize("failure", ["raises", "illegal"])
+def test_a_builtin_seat_that_keeps_failing_is_restarted_twice_then_given_up(client, monkeypatch, failure):
+    import play.seats
+    from engine.constants import A_MOVE
+    asked = []
+
+    def broken(player, state, seat, limits, callback=None, **_):
+        asked.append(seat)
+        if failure == "raises":
+            raise RuntimeError("a bug in the player")
+        return [A_MOVE], 1                      # MINT-MINT: a room to itself, never legal
+
+    monkeypatch.setattr(play.seats, "choose_turn", broken)
+    start = new_game(client, [{"kind": "human"}, {"kind": "engine", "name": "greedy"}])
+    game, view = start["game"], start["view"]
+    assert view["engines"] == [None, {"restarts": 0, "failed": False}]
+    with client.websocket_connect(f"{WS}/ws/games/{game}?seat=1") as ws:
+        errors, view = play_rounds(client, ws, game, view, 1)
+        assert len(asked) == 3 and len(errors) == 3, errors
+        why = "a bug in the player" if failure == "raises" else "gave no legal action"
+        assert all(f"engine seat 2 (greedy) failed: " in e and why in e for e in errors)
+        assert "restarted (1 of 2 restarts)" in errors[0] and "(2 of 2 restarts)" in errors[1]
+        assert "given up" in errors[2] and "at random" in errors[2]
+        assert view["engines"] == [None, {"restarts": 2, "failed": True}]
+        assert any(turn["seat"] == 2 for turn in view["log"])      # its turns are played
+        errors, view = play_rounds(client, ws, game, view, 2)
+    assert errors == [] and len(asked) == 3                        # and it is not asked again
+    assert any(turn["seat"] == 2 and turn["round"] >= 2 for turn in view["log"])
+    assert client.get(f"/api/games/{game}/view?seat=1").json()["engines"][1]["failed"]
+
+
+def test_a_builtin_seat_that_fails_once_is_restarted_and_plays_on(client, monkeypatch):
+    import play.seats
+    real, asked = play.seats.choose_turn, []
+
+    def once(*args, **kwargs):
+        asked.append(1)
+        if len(asked) == 1:
+            raise RuntimeError("a passing fault")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(play.seats, "choose_turn", once)
+    start = new_game(client, [{"kind": "human"}, {"kind": "engine", "name": "random"}])
+    game = start["game"]
+    with client.websocket_connect(f"{WS}/ws/games/{game}?seat=1") as ws:
+        errors, view = play_rounds(client, ws, game, start["view"], 2)
+    assert len(errors) == 1 and "restarted (1 of 2 restarts)" in errors[0]
+    assert view["engines"][1] == {"restarts": 1, "failed": False} and len(asked) > 2
+
+
+def test_the_page_says_engine_failed_in_every_language(client):
+    words = {"en": "engine failed", "fr": "moteur en panne", "zh": "引擎故障"}
+    for lang, text in words.items():
+        assert client.get(f"/api/i18n/{lang}").json()["messages"]["engine failed"] == text
+    board = (Path(__file__).resolve().parent.parent / "web" / "static" / "board.js").read_text()
+    assert 't("engine failed")' in board and "view.engines" in board
+
+
+def test_an_engine_started_while_its_game_closes_is_ended_and_waited_for():
+    """A restart in progress when the game closes: the engine that comes up is ended at
+    once, and close() returns only after that (no process can outlive the server)."""
+    import threading
+    from web.engine_seat import KeptSeat
+    started, release, events = threading.Event(), threading.Event(), []
+
+    class Fake:
+        def __init__(self, n):
+            self.n = n
+
+        def stop(self):
+            events.append(("stop", self.n))
+
+        def close(self):
+            events.append(("close", self.n))
+
+    opened = []
+
+    def opener(spec, limits, seed):
+        if opened:                               # the restart: slow to come up
+            started.set()
+            release.wait(30)
+        opened.append(Fake(len(opened) + 1))
+        return opened[-1]
+
+    seat = KeptSeat(SeatSpec("cmd", ("x",)), SearchLimits(time_ms=50), 0, 2, opener)
+    restarting = threading.Thread(target=seat.replace, args=("it crashed",))
+    restarting.start()
+    assert started.wait(30)
+    closing = threading.Thread(target=seat.close)
+    closing.start()
+    closing.join(0.2)
+    assert closing.is_alive()                    # it waits for the engine coming up...
+    release.set()
+    closing.join(30)
+    restarting.join(30)
+    assert not closing.is_alive() and ("close", 1) in events and ("close", 2) in events
+    assert seat.current is None and seat.closed and not seat.failed
+
+
+def _failing_engine(mode: str, pid_file) -> EngineSpec:
+    return EngineSpec(mode, (sys.executable, "-m", "tournament.testing_engines", "--mode", mode,
+                             "--after", "1", "--pid-file", str(pid_file)))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", ["crash", "stall", "garbage"])
+def test_a_pri_engine_that_fails_is_ended_restarted_twice_then_given_up(pid_file, mode):
+    """Each engine fails at its first `go`: crashing, never answering (past its budget and
+    the overrun allowed), or answering what is not PRI. Each is ended, and restarted twice;
+    then the seat has failed, and no process of it is left while the game goes on."""
+    with client_for(engines=(_failing_engine(mode, pid_file),), engine_overrun_s=0.5) as c:
+        start = new_game(c, [{"kind": "engine", "name": mode}, {"kind": "human"}], budget_ms=50)
+        game = start["game"]
+        with c.websocket_connect(f"{WS}/ws/games/{game}?seat=2") as ws:
+            errors, view = engine_turn_messages(ws, 2)
+            assert len(errors) == 3, errors
+            assert "restarted (1 of 2 restarts)" in errors[0] and "given up" in errors[2]
+            assert view["engines"] == [{"restarts": 2, "failed": True}, None]
+            assert view["log"][0]["seat"] == 1 and view["legal"]
+            assert len(pids(pid_file)) == 3                  # the first engine and two restarts
+            assert left_running(pid_file) == []              # none left, the game still live
+            for _ in range(3):                               # it is not asked again
+                r = act(c, game, 2, view["legal"][0]["token"])
+                view = r.json()
+                if view["to_move"] != 2 or view["thinking"]:
+                    more, view = engine_turn_messages(ws, 2, view["version"])
+                    assert more == []
+        assert len(pids(pid_file)) == 3
+    assert left_running(pid_file) == []
 
 
 def _free_port() -> int:
@@ -540,6 +894,68 @@ def test_palais_serve_stopped_leaves_no_engine_process_behind(pid_file):
             server.kill()
             server.wait()
     assert left_running(pid_file) == []
+
+
+def _until_closed(sock, bound_s: float = 15.0, trickle: bytes = b"") -> tuple:
+    """What the server sends on `sock` until it closes the connection, and how long that
+    took; sending `trickle` a byte every 0.1 s meanwhile. Fails past `bound_s`."""
+    import socket
+    import time
+    start = time.monotonic()
+    sock.settimeout(0.1)
+    received, sent = b"", 0
+    while time.monotonic() - start < bound_s:
+        if sent < len(trickle):
+            try:
+                sock.sendall(trickle[sent:sent + 1])
+                sent += 1
+            except OSError:              # the server closed it: read what it said
+                sock.settimeout(1.0)
+        try:
+            chunk = sock.recv(4096)
+        except socket.timeout:
+            continue
+        except ConnectionResetError:
+            return received, time.monotonic() - start
+        if not chunk:
+            return received, time.monotonic() - start
+        received += chunk
+    raise AssertionError(f"the server kept the connection open for {bound_s} s")
+
+
+@pytest.mark.slow
+def test_a_request_that_does_not_arrive_whole_is_cut_off_by_a_real_server():
+    """Slow clients against uvicorn on a real socket: a request whose headers or body never
+    arrive whole is answered 408 or cut within the deadline (1 s here), and the server
+    keeps serving."""
+    import socket
+    from urllib.parse import urlsplit
+
+    from web_page import served
+    with served(ServerConfig(request_timeout_s=1.0, keep_alive_s=1)) as url:
+        port = urlsplit(url).port
+        connect = lambda: socket.create_connection(("127.0.0.1", port), timeout=5)  # noqa: E731
+        with connect() as sock:                  # headers begun, never ended
+            sock.sendall(b"GET /api/meta HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            said, took = _until_closed(sock)
+        assert said.startswith(b"HTTP/1.1 408 ") and b"did not arrive whole within 1 s" in said
+        assert took < 10
+        with connect() as sock:                  # headers trickled a byte every 0.1 s
+            said, took = _until_closed(sock, trickle=b"GET /api/meta HTTP/1.1\r\n" + b"X: y" * 100)
+        assert said.startswith(b"HTTP/1.1 408 ") and took < 10
+        with connect() as sock:                  # a body that never arrives whole
+            sock.sendall(b"POST /api/records HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                         b"Content-Length: 1000\r\n\r\n" + b"x" * 10)
+            said, took = _until_closed(sock)
+        assert took < 10
+        with connect() as sock:                  # a connection opened and left silent
+            said, took = _until_closed(sock)
+        assert said == b"" and took < 10
+        with connect() as sock:                  # one whole request, then silence: kept alive 1 s
+            sock.sendall(b"GET /api/meta HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            said, took = _until_closed(sock)
+        assert said.startswith(b"HTTP/1.1 200 ") and took < 10
+        assert _http("GET", f"{url}/api/meta")["limits"]["max_games"] == 16
 
 
 # ---- hints and review ---------------------------------------------------------------------
@@ -650,6 +1066,39 @@ def test_palais_serve_refuses_bad_options_with_a_clear_error(monkeypatch, args, 
     result, run = _serve(monkeypatch, *args)
     assert result.exit_code != 0 and run is None
     assert words in result.output, result.output
+
+
+def test_palais_serve_allow_host_adds_names_and_refuses_bad_ones(monkeypatch):
+    result, run = _serve(monkeypatch, "--host", "0.0.0.0", "--allow-host", "Box.Lan",
+                         "--allow-host", "192.168.1.5", "--allow-host", "fe80::1")
+    assert result.exit_code == 0, result.output
+    assert run[0].state.config.allow_hosts == ("box.lan", "192.168.1.5", "[fe80::1]")
+    assert "box.lan" in result.output and "--allow-host NAME adds one" in result.output
+    with TestClient(run[0], base_url="http://box.lan:8000") as c:
+        assert c.get("/api/meta").status_code == 200
+    for bad in ("box.lan:8000", "http://box.lan", "", "0.0.0.0", "a b", "-x.lan", "ｂox.lan"):
+        result, run = _serve(monkeypatch, "--allow-host", bad)
+        assert result.exit_code != 0 and run is None, bad
+        assert "--allow-host" in result.output and "Traceback" not in result.output
+
+
+def test_palais_serve_idle_minutes(monkeypatch):
+    result, run = _serve(monkeypatch)
+    assert run[0].state.config.idle_minutes == 120
+    result, run = _serve(monkeypatch, "--idle-minutes", "15")
+    assert result.exit_code == 0 and run[0].state.config.idle_minutes == 15
+    for bad in ("0", "-5", "\u00b2", "1e3", "99999999"):
+        result, run = _serve(monkeypatch, "--idle-minutes", bad)
+        assert result.exit_code != 0 and run is None and "--idle-minutes" in result.output
+
+
+def test_palais_serve_gives_uvicorn_its_timeouts_and_limits(monkeypatch):
+    from web.timeouts import DeadlineH11Protocol
+    result, run = _serve(monkeypatch)
+    kwargs = run[1]
+    assert issubclass(kwargs["http"], DeadlineH11Protocol) and kwargs["http"].request_timeout_s == 10
+    assert kwargs["timeout_keep_alive"] == 5 and kwargs["h11_max_incomplete_event_size"] == 16384
+    assert kwargs["limit_concurrency"] == 512
 
 
 def test_palais_serve_offers_the_engines_given(monkeypatch):

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib.metadata
-import json
 from functools import wraps
 from pathlib import Path
 
@@ -32,7 +31,9 @@ from search.params import SearchLimits
 from tournament.engines import EngineSpecError, check_name
 
 from .config import BUILTIN_PLAYERS, ServerConfig
-from .security import host_allowed, origin_allowed
+from .engine_seat import opener
+from .inputs import int_field, json_body, query_int, read_body
+from .security import HostPolicy
 from .session import GameSession, Refused, Watcher
 from .store import SessionStore
 from .views import SPECTATOR
@@ -42,7 +43,10 @@ MAX_NAME = 24
 MAX_HINTS = 10
 WS_FORBIDDEN = 4403
 WS_TOO_BIG = 1009
-WS_CLOSE_CODES = {403: WS_FORBIDDEN, 404: 4404}     # a refusal's HTTP status -> close code
+WS_BAD_REQUEST = 1008                # policy violation: a bad request, such as ?seat=x
+WS_GONE = 4404                       # no such game (any more): a page should not reconnect
+WS_CLOSE_CODES = {403: WS_FORBIDDEN, 404: WS_GONE}     # a refusal's HTTP status -> close code
+WS_REASON_BYTES = 123                # the most a close frame's reason may hold (RFC 6455)
 WS_QUEUE = 256                      # messages waiting for a slow page; past that, dropped
 
 
@@ -63,28 +67,9 @@ def api(handler):
     return wrapper
 
 
-async def read_body(request, limit: int) -> bytes:
-    """The request body, refused (413) as soon as it is over `limit` bytes."""
-    declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > limit:
-        raise Refused(f"the body is over the limit of {limit} bytes", 413)
-    body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit:
-            raise Refused(f"the body is over the limit of {limit} bytes", 413)
-    return bytes(body)
-
-
-async def json_body(request, limit: int) -> dict:
-    raw = await read_body(request, limit)
-    try:
-        data = json.loads(raw or b"{}")
-    except (ValueError, RecursionError):
-        raise Refused("the body is not JSON") from None
-    if not isinstance(data, dict):
-        raise Refused("the body must be a JSON object")
-    return data
+def close_reason(text: str) -> str:
+    """`text` cut to what a WebSocket close frame can carry (whole characters only)."""
+    return text.encode()[:WS_REASON_BYTES].decode(errors="ignore")
 
 
 def answer(data: dict, session) -> JSONResponse:
@@ -93,30 +78,11 @@ def answer(data: dict, session) -> JSONResponse:
     return JSONResponse(data, background=BackgroundTask(session.release))
 
 
-def _int_field(data: dict, name: str, low: int, high: int, default=None):
-    value = data.get(name, default)
-    if value is None and default is None:
-        return None
-    if type(value) is not int or not low <= value <= high:
-        raise Refused(f"{name}: expected a whole number {low}..{high}, got {value!r}")
-    return value
-
-
-def _query_int(request, name: str, default=None):
-    text = request.query_params.get(name)
-    if text is None:
-        if default is None:
-            raise Refused(f"{name}: missing (?{name}=N)")
-        return default
-    text = text.strip()
-    if not text.isdigit() or len(text) > 6:
-        raise Refused(f"{name}: expected a whole number, got {text[:20]!r}")
-    return int(text)
-
-
 def create_app(config: ServerConfig | None = None) -> Starlette:
     config = config or ServerConfig()
-    store = SessionStore(config.max_games)
+    store = SessionStore(config.max_games, config.idle_minutes * 60, config.clock)
+    policy = HostPolicy.of(config.host, config.allow_hosts, config.port)
+    seat_opener = opener(config.engine_start_timeout_s, config.engine_overrun_s)
 
     # ---- meta ----------------------------------------------------------------------------
 
@@ -134,8 +100,10 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             options.append(entry)
         return {"version": importlib.metadata.version("palais-engine"), "players": players,
                 "languages": list(config.languages), "rule_options": options,
-                "limits": {"max_games": config.max_games, "max_upload_bytes": config.max_upload_bytes,
+                "limits": {"max_games": config.max_games, "idle_minutes": config.idle_minutes,
+                           "max_upload_bytes": config.max_upload_bytes,
                            "max_message_bytes": config.max_message_bytes,
+                           "engine_restarts": config.engine_restarts,
                            "budget_ms": {"min": config.budget_ms_min, "max": config.budget_ms_max,
                                          "default": config.budget_ms_default}}}
 
@@ -189,11 +157,11 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         first_game = data.get("first_game", False)
         if not isinstance(first_game, bool):
             raise Refused("first_game: expected true or false")
-        seed = _int_field(data, "seed", 0, 2 ** 63 - 1)
+        seed = int_field(data, "seed", 0, 2 ** 63 - 1)
         if seed is None:
             seed = config.seeds.randrange(2 ** 31)
-        budget = _int_field(data, "budget_ms", config.budget_ms_min, config.budget_ms_max,
-                            config.budget_ms_default)
+        budget = int_field(data, "budget_ms", config.budget_ms_min, config.budget_ms_max,
+                           config.budget_ms_default)
         options = data.get("options") or {}
         try:
             options = RuleOptions.from_dict(options)
@@ -201,8 +169,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             raise Refused(f"options: {exc}") from None
         names = seat_names(data.get("names"), kinds)
         game = PlayGame.new(len(specs), seed, names, options=options, first_game=first_game)
-        return store.create(lambda game_id: GameSession(game_id, game, kinds, specs,
-                                                        SearchLimits(time_ms=budget), seed))
+        return store.create(lambda game_id: GameSession(
+            game_id, game, kinds, specs, SearchLimits(time_ms=budget), seed, clock=config.clock,
+            engine_restarts=config.engine_restarts, open_seat=seat_opener))
 
     @api
     async def new_game(request):
@@ -220,7 +189,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     @api
     async def get_view(request):
         session = store.get(request.path_params["game"])
-        seat = session.check_seat(_query_int(request, "seat", SPECTATOR))
+        seat = session.check_seat(query_int(request, "seat", SPECTATOR))
         session.release()
         return JSONResponse(session.view(seat))
 
@@ -249,7 +218,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         from .review import hints_json
         session = store.get(request.path_params["game"])
         data = await json_body(request, config.max_message_bytes)
-        top = _int_field(data, "top", 1, MAX_HINTS, 3)
+        top = int_field(data, "top", 1, MAX_HINTS, 3)
         lang = language(data)
         with session.hint_state(data.get("seat")) as state:
             report = await run_in_threadpool(find_hints, state, SearchLimits(iterations=config.hint_iterations),
@@ -277,7 +246,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         kinds = ["human"] * game.n_players
         return store.create(lambda game_id: GameSession(
             game_id, game, kinds, [SeatSpec("human")] * game.n_players,
-            SearchLimits(time_ms=config.budget_ms_default), game.seed, from_record=True))
+            SearchLimits(time_ms=config.budget_ms_default), game.seed, from_record=True,
+            clock=config.clock))
 
     @api
     async def post_record(request):
@@ -289,7 +259,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     async def post_analyse(request):
         session = store.get(request.path_params["game"])
         data = await json_body(request, config.max_message_bytes)
-        budget = _int_field(data, "budget_ms", config.budget_ms_min, config.budget_ms_max)
+        budget = int_field(data, "budget_ms", config.budget_ms_min, config.budget_ms_max)
         limits = SearchLimits(time_ms=budget) if budget else SearchLimits(iterations=config.analysis_iterations)
         session.start_analysis(limits, session.seed, language(data))
         return JSONResponse({"started": True})
@@ -304,8 +274,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     @api
     async def get_position(request):
         session = store.get(request.path_params["game"])
-        seat = session.check_seat(_query_int(request, "seat", SPECTATOR))
-        ply = _query_int(request, "ply")
+        seat = session.check_seat(query_int(request, "seat", SPECTATOR))
+        ply = query_int(request, "ply")
         view = await run_in_threadpool(session.position, ply, seat)
         return JSONResponse(view)
 
@@ -332,22 +302,25 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
 
     async def game_socket(websocket: WebSocket):
         await websocket.accept()
-        headers = websocket.headers
-        if not origin_allowed(headers.get("origin"), headers.get("host", "")):
+        if not policy.origin_allowed(websocket.headers.get("origin"), server_port(websocket.scope)):
             await websocket.close(code=WS_FORBIDDEN, reason="foreign Origin")
             return
         try:
             session = store.get(websocket.path_params["game"])
-            seat = session.check_seat(_query_int(websocket, "seat", SPECTATOR))
+            seat = session.check_seat(query_int(websocket, "seat", SPECTATOR))
         except Refused as exc:
             await websocket.send_json({"type": "error", "error": str(exc)})
-            await websocket.close(code=WS_CLOSE_CODES.get(exc.status, 1008))
+            await websocket.close(code=WS_CLOSE_CODES.get(exc.status, WS_BAD_REQUEST),
+                                  reason=close_reason(str(exc)))
             return
         session.release()                       # an engine turn whose request was cut short
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue = asyncio.Queue(WS_QUEUE)
 
         def put(message):
+            if message is None:                 # the game is gone: make room for the end
+                while queue.full():
+                    queue.get_nowait()
             with contextlib.suppress(asyncio.QueueFull):
                 queue.put_nowait(message)
 
@@ -361,7 +334,11 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
 
         async def pump():
             while True:
-                await websocket.send_json(await queue.get())
+                message = await queue.get()
+                if message is None:
+                    await websocket.close(code=WS_GONE, reason="this game is closed on the server")
+                    return
+                await websocket.send_json(message)
 
         sender = asyncio.create_task(pump())
         try:
@@ -383,10 +360,22 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
 
     # ---- the app -------------------------------------------------------------------------
 
+    async def sweep():
+        """End the games left unused past --idle-minutes, every sweep_interval_s."""
+        while True:
+            await asyncio.sleep(config.sweep_interval_s)
+            await run_in_threadpool(store.expire_idle)
+
     @contextlib.asynccontextmanager
     async def lifespan(app):
-        yield
-        await run_in_threadpool(store.close_all)
+        sweeper = asyncio.create_task(sweep())
+        try:
+            yield
+        finally:
+            sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sweeper
+            await run_in_threadpool(store.close_all)
 
     routes = [
         Route("/", index),
@@ -407,33 +396,42 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         Mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
-                    middleware=[Middleware(GuardMiddleware, config=config)])
+                    middleware=[Middleware(GuardMiddleware, policy=policy)])
     app.state.config = config
     app.state.store = store
     return app
+
+
+def server_port(scope) -> int | None:
+    """The port the request reached (the ASGI server's socket), if the server says."""
+    server = scope.get("server")
+    return server[1] if server and len(server) > 1 and isinstance(server[1], int) else None
 
 
 class GuardMiddleware:
     """The Host and Origin checks of web/security.py in front of every request, WebSockets
     included (a plain ASGI middleware)."""
 
-    def __init__(self, app, config: ServerConfig):
+    def __init__(self, app, policy: HostPolicy):
         self.app = app
-        self.config = config
+        self.policy = policy
 
     async def __call__(self, scope, receive, send):
         if scope["type"] in ("http", "websocket"):
             headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope.get("headers", [])}
-            host = headers.get("host", "")
-            foreign = not host_allowed(host, self.config.host)
-            if scope["type"] == "http" and scope.get("method") not in ("GET", "HEAD", "OPTIONS"):
-                foreign = foreign or not origin_allowed(headers.get("origin"), host)
-            if foreign:
+            host, port = headers.get("host", ""), server_port(scope)
+            refusal = None
+            if not self.policy.host_allowed(host, port):
+                refusal = (f"refused: Host {host[:60]!r} is not a name of this server "
+                           f"({self.policy.shown_names()}; palais serve --allow-host NAME adds one)")
+            elif scope["type"] == "http" and scope.get("method") not in ("GET", "HEAD", "OPTIONS") \
+                    and not self.policy.origin_allowed(headers.get("origin"), port):
+                refusal = (f"refused: Origin {headers.get('origin', '')[:60]!r} is not this "
+                           f"server's page; this server answers only its own page")
+            if refusal is not None:
                 if scope["type"] == "websocket":
                     await send({"type": "websocket.close", "code": WS_FORBIDDEN})
                     return
-                response = _error("refused: this server answers only its own page "
-                                  "(Host or Origin not its own)", 403)
-                await response(scope, receive, send)
+                await _error(refusal, 403)(scope, receive, send)
                 return
         await self.app(scope, receive, send)

@@ -15,6 +15,7 @@ from engine.version import version_option
 from play.cli import main as play_commands
 
 from .config import BUILTIN_PLAYERS, ServerConfig, is_loopback
+from .security import WILDCARDS, HostPolicy, normal_name
 
 main = click.Group(name="palais", commands=dict(play_commands.commands),
                    help=play_commands.help + " `palais serve` opens the game in a browser.",
@@ -22,7 +23,19 @@ main = click.Group(name="palais", commands=dict(play_commands.commands),
 main = version_option("palais")(main)
 
 
-def server_config(host, port, engine_texts, max_games) -> ServerConfig:
+def allowed_hosts(texts) -> tuple:
+    """The --allow-host names, each a DNS name or an IP address (no port, no scheme)."""
+    names = []
+    for text in texts:
+        name = normal_name(text)
+        if name is None or name in WILDCARDS:
+            raise PalaisError(f"--allow-host {text[:60]!r}: expected a host name such as "
+                              f"box.lan or an IP address, without a port or scheme")
+        names.append(name)
+    return tuple(names)
+
+
+def server_config(host, port, engine_texts, max_games, allow_hosts=(), idle_minutes=120) -> ServerConfig:
     """The configuration the options ask for; a PalaisError names what is wrong."""
     from tournament.engines import check_engines, parse_engine
     specs = [parse_engine(text) for text in engine_texts]
@@ -31,7 +44,8 @@ def server_config(host, port, engine_texts, max_games) -> ServerConfig:
         if spec.name in BUILTIN_PLAYERS:
             raise PalaisError(f"--engine name={spec.name}: that name is a built-in player's "
                               f"({', '.join(BUILTIN_PLAYERS)}); choose another")
-    return ServerConfig(host=host, port=port, engines=tuple(specs), max_games=max_games)
+    return ServerConfig(host=host, port=port, engines=tuple(specs), max_games=max_games,
+                        allow_hosts=allowed_hosts(allow_hosts), idle_minutes=idle_minutes)
 
 
 def url_of(host: str, port: int) -> str:
@@ -51,10 +65,17 @@ def url_of(host: str, port: int) -> str:
                    f"players ({', '.join(BUILTIN_PLAYERS)}) are always offered.")
 @click.option("--max-games", type=click.IntRange(1, 1000), default=16, show_default=True,
               help="Live games at once; a new one past that is refused until one is deleted.")
-def serve(host, port, open_browser, engine_texts, max_games):
+@click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
+              help="Also answer requests for this host name or address (as typed in the "
+                   "browser's address bar, no port), besides localhost, 127.0.0.1, [::1] and "
+                   "--host. Repeatable. Any other name is refused (a DNS rebinding guard).")
+@click.option("--idle-minutes", type=click.IntRange(1, 7 * 24 * 60), default=120, show_default=True,
+              help="A game nobody has used for this long (no move, no request) is ended and "
+                   "its place freed; its engines stop and the page is told.")
+def serve(host, port, open_browser, engine_texts, max_games, allow_hosts, idle_minutes):
     """Play in a browser: a local web server with the board, hints and review."""
     try:
-        config = server_config(host, port, engine_texts, max_games)
+        config = server_config(host, port, engine_texts, max_games, allow_hosts, idle_minutes)
     except PalaisError as exc:
         raise click.ClickException(str(exc))
     import uvicorn
@@ -65,6 +86,9 @@ def serve(host, port, open_browser, engine_texts, max_games):
         click.secho(f"WARNING: --host {host} lets other machines reach this server: anyone who "
                     f"can connect can start games and engine searches on this machine. Use it "
                     f"only on a network you trust.", fg="red", bold=True, err=True)
+        names = HostPolicy.of(host, config.allow_hosts, port).shown_names()
+        click.echo(f"palais serve: it answers only requests for {names} (the name in the "
+                   f"browser's address bar; --allow-host NAME adds one)", err=True)
     click.echo(f"palais serve: open {url} (Ctrl+C stops the server)")
     if open_browser:
         import threading
@@ -77,7 +101,12 @@ def serve(host, port, open_browser, engine_texts, max_games):
 def uvicorn_options(config) -> dict:
     """How uvicorn serves the app of `config`: `palais serve`, the browser tests and
     bench/web.py all use these."""
-    return {"ws": websocket_protocol(), "ws_max_size": config.max_message_bytes,
+    from .timeouts import deadline_protocol
+    return {"http": deadline_protocol(config.request_timeout_s),
+            "timeout_keep_alive": config.keep_alive_s,
+            "h11_max_incomplete_event_size": config.max_header_bytes,
+            "limit_concurrency": config.max_connections,
+            "ws": websocket_protocol(), "ws_max_size": config.max_message_bytes,
             "log_level": "warning"}
 
 

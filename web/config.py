@@ -7,7 +7,9 @@ comes from here).
 
 from __future__ import annotations
 
+import ipaddress
 import random
+import time
 from dataclasses import dataclass, field
 
 from play.i18n import LANGUAGES
@@ -21,10 +23,21 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 class ServerConfig:
     host: str = "127.0.0.1"
     port: int = 8000
+    allow_hosts: tuple = ()                 # more names the server answers to (--allow-host)
     engines: tuple = ()                     # tournament.engines.EngineSpec, from --engine
     max_games: int = 16                     # live games at once (--max-games)
+    idle_minutes: int = 120                 # a game unused this long is ended (--idle-minutes)
+    sweep_interval_s: float = 60.0          # how often the server looks for such games
+    clock: object = time.monotonic          # seconds, for idle times (a test's own clock)
     max_upload_bytes: int = 256 * 1024      # a record upload, and any JSON body
     max_message_bytes: int = 4096           # a WebSocket message from the page
+    request_timeout_s: float = 10.0         # an HTTP request must arrive whole within this (web/timeouts.py)
+    keep_alive_s: int = 5                   # an idle keep-alive connection is closed after this
+    max_header_bytes: int = 16 * 1024       # the request line and headers of one request
+    max_connections: int = 512              # open connections or requests at once; past it, 503
+    engine_restarts: int = 2                # a failed engine is restarted this often per game
+    engine_start_timeout_s: float = 60.0    # a PRI engine's time to start (handshake, isready)
+    engine_overrun_s: float = 10.0          # how long past its budget a PRI engine may answer
     budget_ms_min: int = 50
     budget_ms_max: int = 60_000
     budget_ms_default: int = 1000
@@ -42,4 +55,10 @@ class ServerConfig:
 
 
 def is_loopback(host: str) -> bool:
-    return host in LOOPBACK_HOSTS or host.startswith("127.")
+    """Whether listening on `host` keeps other machines out: localhost or a loopback address."""
+    if host in LOOPBACK_HOSTS:
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False

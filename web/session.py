@@ -23,6 +23,7 @@ from search.params import SearchLimits, SearchParams
 from search.players import make_player
 from search.turns import choose_turn
 
+from .engine_seat import KeptSeat
 from .review import analysis_json
 from .views import SPECTATOR, build_view
 
@@ -60,9 +61,13 @@ class _Closed(Exception):
     """The session closed while its analysis ran."""
 
 
+CLOSED_MESSAGE = "this game is closed on the server (deleted, replaced by a new one, or the server stopped)"
+
+
 class Watcher:
     """Someone watching a game as one seat (0: spectator): `send(message)` delivers a
-    message to it from any thread (the app wires it to a WebSocket's queue)."""
+    message to it from any thread (the app wires it to a WebSocket's queue); `send(None)`
+    says the game is gone (the app closes the socket)."""
 
     def __init__(self, seat: int, send):
         self.seat = seat
@@ -71,8 +76,10 @@ class Watcher:
 
 class GameSession:
     def __init__(self, game_id: str, game, kinds, specs, limits: SearchLimits, seed: int,
-                 from_record: bool = False):
+                 from_record: bool = False, clock=time.monotonic, engine_restarts: int = 2,
+                 open_seat=open_seat):
         self.id = game_id
+        self.clock = clock                       # when it was last used: for --idle-minutes
         self.game = game
         self.kinds = list(kinds)                 # per seat: "human" or the player's name
         self.limits = limits
@@ -80,24 +87,29 @@ class GameSession:
         self.from_record = from_record           # an uploaded record: its cards are all known
         self.lock = threading.RLock()
         self.watchers: list[Watcher] = []
-        self.seats = []                          # per seat: None (a person) or an engine seat
+        self.seats = []                          # per seat: None (a person) or a KeptSeat
         self.thinking = -1                       # the seat whose engine searches now
         self.last_human = None                   # the seat of the last decision by a person
         self.closed = False
         self.analysis = None                     # the last finished analysis (a dict)
         self.analysing = False
         self.hinting = False
-        self.touched = time.monotonic()
+        self.touched = clock()
         self.version = 0                         # counts the changes: a View's "version"
         self._held = None                        # an engine turn waiting for release()
         self._humans = {q + 1 for q, spec in enumerate(specs) if spec.kind == "human"}
         self._fallback = make_player(SearchParams(algorithm="random", seed=seed))
         try:
             for q, spec in enumerate(specs):
-                self.seats.append(open_seat(spec, limits, seed * 10 + q))
+                self.seats.append(None if spec.kind == "human" else
+                                  KeptSeat(spec, limits, seed * 10 + q, engine_restarts, open_seat))
         except BaseException:
             self.close()
             raise
+
+    def touch(self) -> None:
+        """Someone used the game now (a request named it, or it changed)."""
+        self.touched = self.clock()
 
     # ---- what a seat sees ------------------------------------------------------------------
 
@@ -117,6 +129,10 @@ class GameSession:
                           f"game ends (watch as seat 0, the spectator)", 403)
         return seat
 
+    def engines(self) -> list:
+        """Per seat: None for a person, else the engine's restarts and whether it failed."""
+        return [None if seat is None else seat.state() for seat in self.seats]
+
     def view(self, seat: int) -> dict:
         with self.lock:
             game = self.game
@@ -127,7 +143,7 @@ class GameSession:
             return build_view(self.id, game.state, game.start_state(), game.actions, game.drawers,
                               seat, names=game.names, kinds=self.kinds, human_seats=human,
                               can_undo=game.can_take_back(), thinking=self.thinking + 1,
-                              passing=passing, version=self.version)
+                              passing=passing, version=self.version, engines=self.engines())
 
     def position(self, ply, seat: int) -> dict:
         """The View of the position after the first `ply` actions (review stepping)."""
@@ -140,7 +156,7 @@ class GameSession:
                 state.apply(action)
             return build_view(self.id, state, game.start_state(), game.actions[:ply],
                               game.drawers[:ply], seat, names=game.names, kinds=self.kinds,
-                              human_seats=set(), version=self.version)
+                              human_seats=set(), version=self.version, engines=self.engines())
 
     # ---- changes ---------------------------------------------------------------------------
 
@@ -210,7 +226,7 @@ class GameSession:
         """After any change (lock held): draw due cards, hand the turn to an engine seat if it
         is one's (held back until release() unless `start_engine`), and push the new views."""
         self.version += 1
-        self.touched = time.monotonic()
+        self.touch()
         self.game.draw_cards()
         if not self.closed and not self.game.over() and self.thinking < 0:
             q = self.game.state.to_move
@@ -229,6 +245,9 @@ class GameSession:
     # ---- engine seats ----------------------------------------------------------------------
 
     def _engine_turn(self, q: int) -> None:
+        """The engine of seat q+1 plays its turn (a thread of its own). An engine that fails
+        is replaced and asked again (web/engine_seat.py); once the seat has failed for good,
+        its decisions are played at random without asking it."""
         seat = self.seats[q]
         last = [0.0]
 
@@ -242,26 +261,46 @@ class GameSession:
                           "score": finite(info.score[q]) if q < len(info.score) else None,
                           "pv": public_line(info.pv), "iterations": info.iterations})
 
-        try:
-            actions = seat.choose_turn(self.game, on_info)
-            problem = None
-        except EngineFailed as exc:
-            actions, problem = [], str(exc)
-        except Exception as exc:                 # a bug must not leave the game stuck
-            actions, problem = [], f"engine seat {q + 1} failed: {exc}"
+        while not seat.failed:
+            try:
+                actions, problem = seat.choose_turn(self.game, on_info), None
+            except EngineFailed as exc:
+                actions, problem = [], str(exc)
+            except Exception as exc:             # a bug must not leave the game stuck
+                actions, problem = [], f"engine seat {q + 1} failed: {exc}"
+            with self.lock:
+                if self.closed:
+                    return
+                if problem is None and self._play_engine_actions(q, actions):
+                    self.thinking = -1
+                    self._changed()
+                    return
+            problem = problem or f"engine seat {q + 1} gave no legal action"
+            seat.replace(problem)
+            with self.lock:
+                if self.closed:
+                    return
+                self.publish({"type": "error", "error": self._failure_line(q, problem)})
+                self.version += 1
+                self._push_views()              # its restarts, or its failure, show
         with self.lock:
             if self.closed:
                 return
             try:
-                played = self._play_engine_actions(q, actions)
-                if not played:
-                    why = problem or f"engine seat {q + 1} gave no legal action"
-                    self.publish({"type": "error", "error": f"{why}; a random legal action was played instead"})
-                    fallback = choose_turn(self._fallback, self.game.state, q, SearchLimits(iterations=1))[0]
-                    self._play_engine_actions(q, fallback[:1])
+                turn = choose_turn(self._fallback, self.game.state, q, SearchLimits(iterations=1))[0]
+                self._play_engine_actions(q, turn)
             finally:
                 self.thinking = -1
             self._changed()
+
+    def _failure_line(self, q: int, problem: str) -> str:
+        seat = self.seats[q]
+        who = f"engine seat {q + 1} ({self.kinds[q]})"
+        if not seat.failed:
+            return (f"{who} failed: {problem}; it was restarted "
+                    f"({seat.restarts} of {seat.max_restarts} restarts)")
+        return (f"{who} failed: {problem}; after {seat.restarts} restarts it is given up: "
+                f"the game no longer asks it, and plays its decisions at random")
 
     def _play_engine_actions(self, q: int, actions) -> int:
         """Play the engine's actions while they are legal and its decision; how many were."""
@@ -326,6 +365,7 @@ class GameSession:
             return
         finally:
             self.analysing = False
+            self.touch()                         # its idle time counts from the result
         self.analysis = result
         self.publish({"type": "analysis", "result": result})
 
@@ -340,7 +380,8 @@ class GameSession:
             if watcher in self.watchers:
                 self.watchers.remove(watcher)
 
-    def publish(self, message: dict) -> None:
+    def publish(self, message: dict | None) -> None:
+        """`message` to every watcher (None: the game is gone, end the sockets)."""
         for watcher in list(self.watchers):
             watcher.send(message)
 
@@ -353,15 +394,16 @@ class GameSession:
 
     # ---- the end ---------------------------------------------------------------------------
 
-    def close(self) -> None:
-        """Stop every search, end every engine process (idempotent)."""
+    def close(self, message: str = CLOSED_MESSAGE) -> None:
+        """Stop every search, end every engine process, tell the watchers `message` and
+        end their sockets (idempotent)."""
         with self.lock:
             if self.closed:
                 return
             self.closed = True
             seats = list(self.seats)
-        self.publish({"type": "error", "error": "this game is closed on the server (deleted, "
-                                                "replaced by a new one, or the server stopped)"})
+        self.publish({"type": "error", "error": message})
+        self.publish(None)
         for seat in seats:
             if seat is not None:
                 seat.stop()

@@ -1,22 +1,29 @@
 """The live games of one server, by unguessable id, at most `max_games` of them.
 
 When the server is full, a new game evicts the finished game nobody watches that was
-touched longest ago; with none such, it is refused. Removing a game (deleted by the page,
-evicted, or when the server stops) closes it: its searches stop and its engine processes
-end, so no child process outlives its game.
+touched longest ago; with none such, it is refused. A game nobody has used for
+`idle_s` seconds (no request named it, nothing changed in it) is ended, finished or not,
+so games left behind cannot hold the places of `--max-games` for good: the server sweeps
+them out every so often (web/app.py) and before it makes a new game. Removing a game
+(deleted by the page, evicted, expired, or when the server stops) closes it: its watchers
+are told, its searches stop and its engine processes end, so no child process outlives
+its game.
 """
 
 from __future__ import annotations
 
 import secrets
 import threading
+import time
 
 from .session import Refused
 
 
 class SessionStore:
-    def __init__(self, max_games: int):
+    def __init__(self, max_games: int, idle_s: float | None = None, clock=time.monotonic):
         self.max_games = max_games
+        self.idle_s = idle_s
+        self.clock = clock
         self._games = {}
         self._lock = threading.Lock()
 
@@ -26,6 +33,7 @@ class SessionStore:
     def reserve(self) -> str:
         """An id for a game about to be made (its place counts towards the limit at once, so
         two requests cannot both take the last one); Refused 429 when the server is full."""
+        self.expire_idle()
         evicted = None
         with self._lock:
             if len(self._games) >= self.max_games:
@@ -45,6 +53,23 @@ class SessionStore:
         idle = [s for s in self._games.values()
                 if s is not None and s.game.over() and not s.watchers and not s.analysing]
         return min(idle, key=lambda s: s.touched, default=None)
+
+    def expire_idle(self) -> list:
+        """End and remove every game unused for `idle_s` seconds (an analysis running
+        counts as use); the ids removed."""
+        if self.idle_s is None:
+            return []
+        now = self.clock()
+        with self._lock:
+            expired = [s for s in self._games.values()
+                       if s is not None and not s.analysing and now - s.touched >= self.idle_s]
+            for session in expired:
+                del self._games[session.id]
+        minutes = self.idle_s / 60
+        for session in expired:
+            session.close(f"this game was ended after {minutes:g} minutes without activity "
+                          f"(palais serve --idle-minutes)")
+        return [session.id for session in expired]
 
     def create(self, make_session):
         """A new game: a place reserved (Refused 429 when full), `make_session(game_id)`
@@ -69,9 +94,11 @@ class SessionStore:
                 del self._games[game_id]
 
     def get(self, game_id: str):
+        """The live game of `game_id` (Refused 404 if none), touched: a request used it."""
         session = self._games.get(game_id)
         if session is None:
             raise Refused("no such game (it may have been deleted, or the server restarted)", 404)
+        session.touch()
         return session
 
     def delete(self, game_id: str) -> None:

@@ -83,10 +83,11 @@ def players_json(view, snap, seat: int) -> list:
 
 def build_view(game_id: str, state, start, actions, drawers, seat: int, *, names, kinds,
                human_seats, can_undo: bool = False, thinking: int = 0, passing: bool = False,
-               version: int = 0) -> dict:
+               version: int = 0, engines=None) -> dict:
     """The View of `state` (the true state, or a full state of a past ply) for `seat`.
     `human_seats`: seats 1..n played by people (their legal actions are listed to them);
-    `version`: the game's count of changes (a later View of a game has a higher one)."""
+    `version`: the game's count of changes (a later View of a game has a higher one);
+    `engines`: per seat, None or {"restarts": k, "failed": bool} (web/engine_seat.py)."""
     view = seat_state(state, seat)
     snap = view.snapshot()
     over = view.is_terminal()
@@ -102,7 +103,8 @@ def build_view(game_id: str, state, start, actions, drawers, seat: int, *, names
                      "servant": snap.park_servant[sq] + 1})
     return {
         "game": game_id, "seat": seat, "n_players": snap.n_players, "names": list(names),
-        "kinds": list(kinds), "ply": len(actions), "round": snap.round,
+        "kinds": list(kinds), "engines": list(engines or [None] * snap.n_players),
+        "ply": len(actions), "round": snap.round,
         "last_round": bool(snap.last_round), "stage": STAGES[snap.stage], "to_move": to_move,
         "over": over, "scores": list(view.scores()),
         "layout": layout,

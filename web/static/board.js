@@ -203,7 +203,9 @@ export class Board {
       el("rect", { x, y, width: 8, height: h, rx: 3, fill: SEAT_COLOURS[seatIndex] }, g);
       drawServant(g, x + 24, y + 16, seatIndex, 10);
       const name = view.names[seatIndex] || tf("Seat {n}", { n: player.seat });
-      let heading = view.kinds[seatIndex] === "human" ? name : `${name} (${view.kinds[seatIndex]})`;
+      const engine = (view.engines || [])[seatIndex];
+      const kind = engine && engine.failed ? `${view.kinds[seatIndex]} · ${t("engine failed")}` : view.kinds[seatIndex];
+      let heading = view.kinds[seatIndex] === "human" ? name : `${name} (${kind})`;
       if (view.seat === player.seat) heading += ` · ${t("you")}`;
       fit(el("text", { x: x + 40, y: y + 20, class: "panel-name" }, g, heading), PANELS.w - 150);
       const marks = [];
