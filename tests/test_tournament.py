@@ -1,6 +1,8 @@
 """The tournament runner: scheduling, statistics, broken engines, resume, hidden cards."""
 
 import json
+import os
+import re
 import sys
 
 import pytest
@@ -313,3 +315,80 @@ def test_the_sent_log_holds_every_line_in_the_order_sent():
         assert position.startswith("position start players 2 seed 13") and go == "go iterations 10"
         assert seat == same
     assert play_game(0, 13, seats, TimeControl(movetime_ms=None, iterations=10, margin_ms=20_000)).sent == []
+
+
+# games.jsonl after a kill in the middle of a line (tournament/store.py, engine/json_lines.py)
+
+RANDOM_PAIR = [f'name=r1 cmd="{PY} -m tournament.testing_engines --mode random --seed 1"',
+               f'name=r2 cmd="{PY} -m tournament.testing_engines --mode random --seed 2"']
+
+
+def tournament(out, *extra):
+    args = [a for e in RANDOM_PAIR for a in ("--engine", e)] + [
+        "--deals", "2", "--tc", "iterations=10", "--out", str(out), "--json", "--quiet", *extra]
+    return CliRunner().invoke(cli_main, args)
+
+
+@pytest.mark.slow
+def test_a_line_torn_by_a_kill_is_played_again_on_resume_and_the_file_mended(tmp_path):
+    whole = tournament(tmp_path / "whole")
+    assert whole.exit_code == 0, whole.output
+    games = tmp_path / "cut" / "games.jsonl"
+    assert tournament(tmp_path / "cut").exit_code == 0
+    text = games.read_text()
+    lines = text.splitlines()
+    assert len(lines) == 4
+    games.write_text(text[:len(text) - len(lines[-1]) // 2 - 1])     # the kill: half a last line
+    resumed = tournament(tmp_path / "cut", "--resume")
+    assert resumed.exit_code == 0, resumed.output
+    summary = json.loads(resumed.stdout)
+    assert summary["complete"] and summary["games"] == 4
+    assert summary == json.loads(whole.stdout)
+    on_disk = [json.loads(line) for line in games.read_text().splitlines()]   # every line whole
+    assert sorted(g["index"] for g in on_disk) == [0, 1, 2, 3]
+    assert games.read_text() == (tmp_path / "whole" / "games.jsonl").read_text()
+    assert (tmp_path / "cut" / "records" / "game-00003.txt").read_text() == (
+        tmp_path / "whole" / "records" / "game-00003.txt").read_text()
+
+
+@pytest.mark.slow
+def test_a_damaged_line_inside_games_jsonl_stops_the_resume_with_its_number(tmp_path):
+    assert tournament(tmp_path / "run").exit_code == 0
+    games = tmp_path / "run" / "games.jsonl"
+    lines = games.read_text().splitlines()
+    games.write_text("\n".join([lines[0], "garbage", *lines[2:]]) + "\n")
+    before = games.read_bytes()
+    resumed = tournament(tmp_path / "run", "--resume")
+    assert resumed.exit_code == 1
+    assert resumed.output.splitlines()[-1] == (
+        f"Error: {games}, line 2: not a game line of this run (not JSON)")
+    assert games.read_bytes() == before
+
+
+def test_the_store_drops_a_torn_last_line_and_completes_a_whole_one(tmp_path):
+    from tournament.store import RunStore
+    store = RunStore(tmp_path / "run")
+    store.create({"players": 2}, resume=False)
+    games = tmp_path / "run" / "games.jsonl"
+    one, two = json.dumps({"index": 0, "names": ["a", "b"]}), json.dumps({"index": 1, "names": ["b", "a"]})
+    games.write_text(f"{one}\n{two[:9]}")                      # torn in the middle
+    assert [g["index"] for g in store.create({"players": 2}, resume=True)] == [0]
+    assert games.read_text() == f"{one}\n"
+    games.write_text(f"{one}\n{two}")                          # torn just before the newline
+    assert [g["index"] for g in store.create({"players": 2}, resume=True)] == [0, 1]
+    assert games.read_text() == f"{one}\n{two}\n"
+    for damage, why in [(f"{one}\n[1, 2]\n{two}\n", "line 2: not a game line of this run"),
+                        (f"{one}\n{{\"index\": -1}}", "line 2: not a game line of this run"),
+                        (f"\xff\n{one}\n", "line 1: not a game line of this run (not JSON)"),
+                        ("[" * 100_000 + "\n", "line 1: not a game line of this run (not JSON)")]:
+        games.write_text(damage, encoding="latin-1")
+        with pytest.raises(PalaisError, match=re.escape(why)):
+            store.create({"players": 2}, resume=True)
+    (tmp_path / "run" / "run.json").write_text("{damaged")
+    with pytest.raises(PalaisError, match="run.json: not the settings of a run"):
+        store.create({"players": 2}, resume=True)
+    games.unlink()
+    os.mkfifo(games)                                            # not read (it would hang), refused
+    (tmp_path / "run" / "run.json").write_text(json.dumps({"players": 2}))
+    with pytest.raises(PalaisError, match="games.jsonl: not a regular file"):
+        store.create({"players": 2}, resume=True)
