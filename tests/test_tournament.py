@@ -240,14 +240,18 @@ class _FakeRay:
     def __init__(self, version):
         self.__version__ = version
         self.inits = []
+        self.folders = []
 
     def is_initialized(self):
         return False
 
     def init(self, **kwargs):
-        import os
         if kwargs.get("address") == "auto":
             raise ConnectionError("Could not find any running Ray instance.")
+        temp = kwargs.pop("_temp_dir", None)
+        if temp is not None:                     # where the instance keeps its files
+            folder = os.path.dirname(temp)
+            self.folders.append((folder, os.stat(folder).st_mode & 0o777))
         self.inits.append((kwargs, os.environ.get("RAY_AUTH_MODE")))
 
     def remote(self, function):
@@ -259,11 +263,14 @@ class _FakeRay:
 
 @pytest.mark.parametrize("version, preset, auth", [("2.60.0", None, "token"), ("2.9.3", None, None),
                                                    ("2.55.1", "disabled", "disabled")])
-def test_a_ray_instance_started_for_the_run_has_no_dashboard(monkeypatch, version, preset, auth):
+def test_a_ray_instance_started_for_the_run_has_no_dashboard(monkeypatch, tmp_path, version, preset, auth):
     from engine.backends import RayBackend
     fake = _FakeRay(version)
     monkeypatch.setitem(sys.modules, "ray", fake)
     monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))               # where Ray keeps its token file
+    for name in ("RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH", "RAY_TMPDIR"):
+        monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("RAY_AUTH_MODE", "x")              # so that teardown restores the old value
     if preset is None:
         monkeypatch.delenv("RAY_AUTH_MODE")
@@ -275,9 +282,37 @@ def test_a_ray_instance_started_for_the_run_has_no_dashboard(monkeypatch, versio
         pass
     started = ({"address": "local", "include_dashboard": False}, auth)
     assert fake.inits == [started, started]
+    # its files in a folder of its own that only this user may enter, removed at the end
+    assert [mode for _, mode in fake.folders] == [0o700, 0o700]
+    assert not any(os.path.exists(folder) for folder, _ in fake.folders)
+    token = tmp_path / ".ray" / "auth_token"
+    if auth == "token":                                    # made for Ray, for this user only
+        assert token.stat().st_mode & 0o777 == 0o600 and len(token.read_text()) == 64
+        assert (tmp_path / ".ray").stat().st_mode & 0o777 == 0o700
+    else:
+        assert not token.exists()
     with RayBackend(print, 1, "ray://head:10001"):
         pass
     assert fake.inits[2] == ({"address": "ray://head:10001"}, auth)   # a cluster's own settings
+    assert len(fake.folders) == 2
+
+
+def test_a_token_file_that_exists_or_a_token_given_otherwise_is_left_alone(monkeypatch, tmp_path):
+    from engine.backends import RayBackend
+    monkeypatch.setitem(sys.modules, "ray", _FakeRay("2.60.0"))
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    monkeypatch.setenv("RAY_AUTH_MODE", "token")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("RAY_AUTH_TOKEN", "given")
+    with RayBackend(print, 1, "local"):
+        pass
+    assert not (tmp_path / ".ray").exists()
+    monkeypatch.delenv("RAY_AUTH_TOKEN")
+    (tmp_path / ".ray").mkdir()
+    (tmp_path / ".ray" / "auth_token").write_text("mine")
+    with RayBackend(print, 1, "local"):
+        pass
+    assert (tmp_path / ".ray" / "auth_token").read_text() == "mine"
 
 
 @pytest.mark.slow
