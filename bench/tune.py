@@ -33,7 +33,9 @@ from multiprocessing import get_context
 _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
 
+from engine.atomic_write import write_text_atomic  # noqa: E402
 from engine.errors import PalaisError  # noqa: E402
+from engine.json_lines import read_json_lines  # noqa: E402
 from search.params import KNOBS, PRESETS, SearchLimits, SearchParams  # noqa: E402
 from search.players import make_player  # noqa: E402
 from search.selfplay import play_game  # noqa: E402
@@ -111,48 +113,37 @@ def record_header(args, a_params, b_params) -> dict:
 def read_record(path: str, header: dict) -> dict:
     """(deal, A's seat) -> (returns, scores, A's seat) of the games FILE already holds; {} if it
     does not exist. PalaisError if it holds another run's games or is not a record. A last line
-    cut short by a kill is dropped (main then rewrites the file without it)."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            lines = handle.read().split("\n")
-    except FileNotFoundError:
+    cut short by a kill is dropped (main then rewrites the file without it); a damaged line
+    elsewhere is an error with its number (engine/json_lines.py)."""
+    n = header["players"]
+
+    def check(line, number):
+        if number == 1:
+            if not isinstance(line, dict) or line.get("tune_record") != 1:
+                raise ValueError("not a header")
+            if line != header:
+                raise PalaisError(f"{path}: recorded with other settings ({json.dumps(line)}); "
+                                  f"this run's: {json.dumps(header)}")
+            return None
+        key = (int(line["deal"]), int(line["a_seat"]))
+        game = ([float(x) for x in line["returns"]], [int(x) for x in line["scores"]], key[1])
+        if len(game[0]) != n or len(game[1]) != n:
+            raise PalaisError(f"{path}, line {number}: not a {n}-player game")
+        return key, game
+
+    lines = read_json_lines(path, lambda number: "a bench/tune.py record header"
+                            if number == 1 else "a recorded game", check)
+    if lines is None:
         return {}
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PalaisError(f"{path}: cannot read the record ({exc})") from None
-    if lines and lines[-1] == "":
-        lines.pop()
-    try:
-        found = json.loads(lines[0]) if lines else None
-    except json.JSONDecodeError:
-        found = None
-    if not isinstance(found, dict) or found.get("tune_record") != 1:
-        raise PalaisError(f"{path}: not a bench/tune.py record (its first line is not a record header)")
-    if found != header:
-        raise PalaisError(f"{path}: recorded with other settings ({json.dumps(found)}); "
-                          f"this run's: {json.dumps(header)}")
-    done = {}
-    for number, line in enumerate(lines[1:], 2):
-        try:
-            game = json.loads(line)
-            key = (int(game["deal"]), int(game["a_seat"]))
-            done[key] = ([float(x) for x in game["returns"]], [int(x) for x in game["scores"]], key[1])
-        except (KeyError, TypeError, ValueError):       # ValueError: also a JSON decode error
-            if number == len(lines):             # the line a kill cut short: drop it
-                break
-            raise PalaisError(f"{path}, line {number}: not a recorded game") from None
-        if len(done[key][0]) != header["players"] or len(done[key][1]) != header["players"]:
-            raise PalaisError(f"{path}, line {number}: not a {header['players']}-player game")
-    return done
+    if not lines.values:
+        raise PalaisError(f"{path}: not a bench/tune.py record (it holds no record header)")
+    return dict(lines.values[1:])
 
 
 def write_record(path, header, done):
     """FILE as header + the games `done`, replaced at once: a kill leaves the old or the new."""
-    temporary = f"{path}.tmp"
-    with open(temporary, "w", encoding="utf-8") as handle:
-        handle.write(json.dumps(header) + "\n")
-        for (deal, a_seat), (returns, scores, _) in done.items():
-            handle.write(record_line(deal, a_seat, returns, scores))
-    os.replace(temporary, path)
+    write_text_atomic(path, json.dumps(header) + "\n" + "".join(
+        record_line(deal, a_seat, returns, scores) for (deal, a_seat), (returns, scores, _) in done.items()))
 
 
 def record_line(deal, a_seat, returns, scores) -> str:

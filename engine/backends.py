@@ -20,9 +20,14 @@ from __future__ import annotations
 import importlib.util
 import multiprocessing as mp
 import os
+import secrets
+import shutil
 import signal
 import socket
+import tempfile
+from contextlib import contextmanager
 from itertools import islice
+from pathlib import Path
 
 import click
 
@@ -91,7 +96,9 @@ class RayBackend:
     most `concurrency` in flight, results in the order the jobs finish.
 
     address None attaches to the Ray instance this machine knows of (RAY_ADDRESS, or the
-    latest one started here) or starts a local one (LOCAL_RAY: no dashboard, token auth);
+    latest one started here) or starts a local one (_start_local_ray: no dashboard, token
+    auth with a token file only this user can read, every port on 127.0.0.1, its files in a
+    folder only this user can enter, removed at the end);
     "local" always starts one; "auto" joins a running cluster and fails if there is none;
     "HOST:PORT" or "ray://HOST:PORT" names one. If Ray is already
     initialised in this process, that instance is used and left running."""
@@ -106,6 +113,7 @@ class RayBackend:
         self.concurrency = concurrency
         self.address = address
         self.connected_here = False
+        self.private_folder = None      # the files of an instance started here (removed at the end)
         self.pending = {}               # ObjectRef -> task, the jobs in flight
 
     def __enter__(self):
@@ -113,7 +121,7 @@ class RayBackend:
         if not ray.is_initialized():
             _check_answers(self.address)
             try:
-                _init_ray(ray, self.address)
+                self.private_folder = _init_ray(ray, self.address)
             except (ConnectionError, ValueError, RuntimeError) as exc:
                 where = self.address or "a local instance"
                 raise BackendError(f"--backend ray: could not start or join Ray ({where}): "
@@ -146,16 +154,20 @@ class RayBackend:
         if self.connected_here:
             self.ray.shutdown()         # stops the instance if it was started here, else detaches
             self.connected_here = False
+        if self.private_folder is not None:
+            shutil.rmtree(self.private_folder, ignore_errors=True)
+            self.private_folder = None
 
 
 LOCAL_RAY = {"address": "local", "include_dashboard": False}
-"""How a run starts a Ray instance of its own: without the dashboard (an HTTP server
-that can run jobs). Ray's other ports listen on every interface whatever ray.init is told
-(`_node_ip_address="127.0.0.1"` is turned into this machine's address), so the instance is
-also given token authentication where Ray has it (2.52 and later; set RAY_AUTH_MODE to
-choose otherwise). docs/tournament.md: a cluster must live on a trusted network."""
+"""How a run starts a Ray instance of its own (_start_local_ray): without the dashboard (an
+HTTP server that can run jobs), with token authentication where Ray has it (2.52 and later;
+set RAY_AUTH_MODE to choose otherwise), every port on 127.0.0.1, and its session files
+(logs, port numbers, Unix sockets) under a folder only this user can enter.
+docs/tournament.md says what stays exposed; a cluster must live on a trusted network."""
 
 TOKEN_AUTH_SINCE = (2, 52)
+TOKEN_ENV = ("RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH")      # a token given otherwise than by file
 
 
 def _version(text: str) -> tuple:
@@ -166,32 +178,99 @@ def _version(text: str) -> tuple:
     return tuple(parts)
 
 
-def _start_local_ray(ray) -> None:
+def _reread_ray_config(ray) -> None:
+    """Make this process's Ray see RAY_AUTH_MODE set after `import ray`, as Ray's own
+    ray.init does when it turns token authentication on: its configuration is read once, at
+    import. Without this the instance (a new process) wants a token this process neither
+    makes nor sends, and Ray fails to start ("Failed to start GCS")."""
+    config = getattr(getattr(ray, "_raylet", None), "Config", None)
+    initialize = getattr(config, "initialize", None)
+    if callable(initialize):
+        initialize("")
+
+
+def _private_token_file() -> None:
+    """Token authentication with no token yet: make Ray's default token file, ~/.ray/auth_token,
+    readable by this user only. (Ray would write it with the umask's mode, 0644 as a rule,
+    for every user of the machine to read.) A token file that exists already, or a token
+    given by RAY_AUTH_TOKEN or RAY_AUTH_TOKEN_PATH, is used as it is."""
+    if any(os.environ.get(name) for name in TOKEN_ENV):
+        return
+    folder = Path.home() / ".ray"
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+        fd = os.open(folder / "auth_token", os.O_WRONLY | os.O_CREAT | os.O_EXCL
+                     | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    except OSError:                     # there already, or no home to write to: Ray's business
+        return
+    with os.fdopen(fd, "w") as handle:
+        handle.write(secrets.token_hex(32))          # as Ray's own generator makes them
+
+
+@contextmanager
+def _on_loopback(ray):
+    """While Ray starts an instance: its node address is 127.0.0.1, so the GCS, the raylet,
+    the workers and the agents listen there only. ray.init(_node_ip_address="127.0.0.1")
+    cannot do it: Ray replaces a loopback address with the machine's own. What it does on
+    macOS and Windows (local-only instances, ray_constants.ENABLE_RAY_CLUSTER False) is done
+    here for the start only, so that joining a cluster later in this process is not
+    affected. Where a Ray version lacks that switch, its defaults stay (every interface)."""
+    constants = getattr(getattr(ray, "_private", None), "ray_constants", None)
+    before = getattr(constants, "ENABLE_RAY_CLUSTER", None)
+    if not isinstance(before, bool):
+        yield
+        return
+    constants.ENABLE_RAY_CLUSTER = False
+    try:
+        yield
+    finally:
+        constants.ENABLE_RAY_CLUSTER = before
+
+
+def _private_folder() -> str:
+    """A new folder only this user can enter (0700), for an instance's session files: Ray makes
+    its own folders there world-writable and its files world-readable."""
+    base = os.environ.get("RAY_TMPDIR") or ("/tmp" if os.path.isdir("/tmp") else None)
+    return tempfile.mkdtemp(prefix="palais-ray-", dir=base)
+
+
+def _start_local_ray(ray) -> str:
+    """Start a Ray instance for this run (LOCAL_RAY's rules); the folder to remove after it."""
     if "RAY_AUTH_MODE" not in os.environ and _version(ray.__version__) >= TOKEN_AUTH_SINCE:
         os.environ["RAY_AUTH_MODE"] = "token"       # the instance and its workers inherit it
-    ray.init(**LOCAL_RAY)
+        _reread_ray_config(ray)
+    if os.environ.get("RAY_AUTH_MODE", "").strip().lower() == "token":
+        _private_token_file()
+    folder = _private_folder()
+    try:
+        with _on_loopback(ray):
+            ray.init(**LOCAL_RAY, _temp_dir=os.path.join(folder, "ray"))
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    return folder
 
 
-def _init_ray(ray, address: str | None) -> None:
+def _init_ray(ray, address: str | None) -> str | None:
     """Join the cluster at `address`; or, with None, the instance this machine knows of
     (RAY_ADDRESS, or the latest one started here), else start one (_start_local_ray);
-    "local" always starts one."""
+    "local" always starts one. Returns the folder of an instance started here, else None."""
     if address is None:
         named = os.environ.get("RAY_ADDRESS", "").strip()
         if named and named != "local":
             ray.init()                         # the cluster RAY_ADDRESS names, or an error
-            return
+            return None
         if not named:
             try:
                 ray.init(address="auto")       # the latest instance started here
-                return
+                return None
             except ConnectionError:
                 pass
         address = "local"                      # none running: start our own
     if address == "local":
-        _start_local_ray(ray)
-    else:
-        ray.init(address=address)
+        return _start_local_ray(ray)
+    ray.init(address=address)
+    return None
 
 
 def _check_answers(address: str | None) -> None:

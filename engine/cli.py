@@ -119,6 +119,8 @@ def random_game(players, seed, first_game, components_path, record_path, referen
         from .atomic_write import write_text_atomic
         try:
             write_text_atomic(record_path, write_record(record))
+        except PalaisError as exc:                  # not a regular file: refused, nothing written
+            raise click.ClickException(str(exc)) from None
         except OSError as exc:
             raise click.ClickException(f"{record_path}: cannot write: {exc.strerror or exc}") from None
         click.echo(f"record written to {record_path}")

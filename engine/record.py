@@ -39,7 +39,11 @@ STANDARD_HEADERS = ("Game", "Players", "Names", "Seed", "Set", "Options", "Layou
                     "FirstGame", "View", "Scores", "Winners")
 REQUIRED_HEADERS = ("Game", "Players", "Set")
 
-_HEADER_LINE = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]')
+# Possessive quantifiers (`*+`, `++`): the matcher keeps no backtracking point per character,
+# so a header costs time and memory linear in its length (the plain `(?:[^"\\]|\\.)*` kept
+# one per character: about 170 bytes each, 2.6 GB for a 15 MB header).
+_HEADER_LINE = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*)\s++"((?:[^"\\]++|\\.)*+)"\]')
+MAX_HEADER_CHARS = 65_536    # one header line; far above any real one (a Deal is ~100)
 _TURN_LINE = re.compile(r"([0-9]+)\.([0-9]+):(.*)")
 MAX_ROUND_LABEL = 10_000     # far above any game's rounds (at most 200)
 MAX_SEED = 2 ** 64 - 1       # deal seeds are 64-bit (engine/rng.py)
@@ -282,6 +286,9 @@ def read_record(text: str, components: ComponentSet | None = None) -> GameRecord
     while i < len(lines) and lines[i].strip():
         stripped = lines[i].strip()
         if not stripped.startswith("#"):
+            if len(stripped) > MAX_HEADER_CHARS:
+                raise NotationError(f"line {i + 1}: a header line of {len(stripped)} characters, "
+                                    f"more than the {MAX_HEADER_CHARS} a header may have")
             m = _HEADER_LINE.fullmatch(stripped)
             if not m:
                 why = ("a turn line must follow a blank line after the headers"

@@ -28,6 +28,7 @@ import numpy as np
 from engine.atomic_write import write_text_atomic
 from engine.backends import open_backend
 from engine.errors import PalaisError
+from engine.json_lines import mend, read_json_lines
 from engine.features import FEATURE_SIZE, observation
 from engine.plots import pyplot, save_figure
 
@@ -64,7 +65,7 @@ class GameOptions:
 class RunFolder:
     """A run's folder: its options, its games so far, and appending one more."""
 
-    def __init__(self, folder, options: GameOptions):
+    def __init__(self, folder, options: GameOptions, mend_torn: bool = True):
         self.folder = Path(folder)
         self.options = options.check()
         if self.folder.exists() and not self.folder.is_dir():
@@ -73,7 +74,7 @@ class RunFolder:
         self.samples = self.folder / "samples.f32"
         self.index = self.folder / "games.jsonl"
         self._check_options()
-        self.games = self._read_index()
+        self.games = self._read_index(mend_torn)
         self._truncate_rows()
 
     @classmethod
@@ -88,7 +89,7 @@ class RunFolder:
             options = GameOptions(**json.loads(path.read_text()))
         except (OSError, ValueError, TypeError) as exc:
             raise PalaisError(f"{path}: not the options of a run ({exc})") from None
-        return cls(folder, options)
+        return cls(folder, options, mend_torn=False)     # another run's file: read, not mended
 
     def _check_options(self):
         path = self.folder / "run.json"
@@ -104,20 +105,23 @@ class RunFolder:
         else:
             write_text_atomic(path, json.dumps(wanted) + "\n")
 
-    def _read_index(self) -> list:
-        games = []
-        if not self.index.exists():
-            return games
-        for number, line in enumerate(self.index.read_text().splitlines(), 1):
+    def _read_index(self, mend_torn: bool) -> list:
+        """The game lines; a last line a kill cut short is dropped (its rows are then cut by
+        _truncate_rows) and, in a run being continued, the file rewritten without it."""
+        def check(game, number):
+            if game["index"] != number - 1 or game["rows"] < 0:
+                raise ValueError("not this run's next game")
+            return game
+
+        lines = read_json_lines(self.index, "a game line of this run", check)
+        if lines is None:
+            return []
+        if mend_torn:
             try:
-                game = json.loads(line)
-                ok = game["index"] == len(games) and game["rows"] >= 0
-            except (ValueError, KeyError, TypeError):
-                ok = False
-            if not ok:
-                raise PalaisError(f"{self.index}:{number}: not a game line of this run")
-            games.append(game)
-        return games
+                mend(self.index, lines)
+            except OSError as exc:
+                raise PalaisError(f"{self.index}: cannot write: {exc.strerror or exc}") from None
+        return lines.values
 
     def _truncate_rows(self):
         rows = sum(g["rows"] for g in self.games)

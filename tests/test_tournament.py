@@ -1,6 +1,8 @@
 """The tournament runner: scheduling, statistics, broken engines, resume, hidden cards."""
 
 import json
+import os
+import re
 import sys
 
 import pytest
@@ -238,14 +240,18 @@ class _FakeRay:
     def __init__(self, version):
         self.__version__ = version
         self.inits = []
+        self.folders = []
 
     def is_initialized(self):
         return False
 
     def init(self, **kwargs):
-        import os
         if kwargs.get("address") == "auto":
             raise ConnectionError("Could not find any running Ray instance.")
+        temp = kwargs.pop("_temp_dir", None)
+        if temp is not None:                     # where the instance keeps its files
+            folder = os.path.dirname(temp)
+            self.folders.append((folder, os.stat(folder).st_mode & 0o777))
         self.inits.append((kwargs, os.environ.get("RAY_AUTH_MODE")))
 
     def remote(self, function):
@@ -257,11 +263,14 @@ class _FakeRay:
 
 @pytest.mark.parametrize("version, preset, auth", [("2.60.0", None, "token"), ("2.9.3", None, None),
                                                    ("2.55.1", "disabled", "disabled")])
-def test_a_ray_instance_started_for_the_run_has_no_dashboard(monkeypatch, version, preset, auth):
+def test_a_ray_instance_started_for_the_run_has_no_dashboard(monkeypatch, tmp_path, version, preset, auth):
     from engine.backends import RayBackend
     fake = _FakeRay(version)
     monkeypatch.setitem(sys.modules, "ray", fake)
     monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))               # where Ray keeps its token file
+    for name in ("RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH", "RAY_TMPDIR"):
+        monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("RAY_AUTH_MODE", "x")              # so that teardown restores the old value
     if preset is None:
         monkeypatch.delenv("RAY_AUTH_MODE")
@@ -273,9 +282,37 @@ def test_a_ray_instance_started_for_the_run_has_no_dashboard(monkeypatch, versio
         pass
     started = ({"address": "local", "include_dashboard": False}, auth)
     assert fake.inits == [started, started]
+    # its files in a folder of its own that only this user may enter, removed at the end
+    assert [mode for _, mode in fake.folders] == [0o700, 0o700]
+    assert not any(os.path.exists(folder) for folder, _ in fake.folders)
+    token = tmp_path / ".ray" / "auth_token"
+    if auth == "token":                                    # made for Ray, for this user only
+        assert token.stat().st_mode & 0o777 == 0o600 and len(token.read_text()) == 64
+        assert (tmp_path / ".ray").stat().st_mode & 0o777 == 0o700
+    else:
+        assert not token.exists()
     with RayBackend(print, 1, "ray://head:10001"):
         pass
     assert fake.inits[2] == ({"address": "ray://head:10001"}, auth)   # a cluster's own settings
+    assert len(fake.folders) == 2
+
+
+def test_a_token_file_that_exists_or_a_token_given_otherwise_is_left_alone(monkeypatch, tmp_path):
+    from engine.backends import RayBackend
+    monkeypatch.setitem(sys.modules, "ray", _FakeRay("2.60.0"))
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    monkeypatch.setenv("RAY_AUTH_MODE", "token")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("RAY_AUTH_TOKEN", "given")
+    with RayBackend(print, 1, "local"):
+        pass
+    assert not (tmp_path / ".ray").exists()
+    monkeypatch.delenv("RAY_AUTH_TOKEN")
+    (tmp_path / ".ray").mkdir()
+    (tmp_path / ".ray" / "auth_token").write_text("mine")
+    with RayBackend(print, 1, "local"):
+        pass
+    assert (tmp_path / ".ray" / "auth_token").read_text() == "mine"
 
 
 @pytest.mark.slow
@@ -314,3 +351,80 @@ def test_the_sent_log_holds_every_line_in_the_order_sent():
         assert " seed " not in position                      # the setup is written out, never a seed
         assert seat == same
     assert play_game(0, 13, seats, TimeControl(movetime_ms=None, iterations=10, margin_ms=20_000)).sent == []
+
+
+# games.jsonl after a kill in the middle of a line (tournament/store.py, engine/json_lines.py)
+
+RANDOM_PAIR = [f'name=r1 cmd="{PY} -m tournament.testing_engines --mode random --seed 1"',
+               f'name=r2 cmd="{PY} -m tournament.testing_engines --mode random --seed 2"']
+
+
+def tournament(out, *extra):
+    args = [a for e in RANDOM_PAIR for a in ("--engine", e)] + [
+        "--deals", "2", "--tc", "iterations=10", "--out", str(out), "--json", "--quiet", *extra]
+    return CliRunner().invoke(cli_main, args)
+
+
+@pytest.mark.slow
+def test_a_line_torn_by_a_kill_is_played_again_on_resume_and_the_file_mended(tmp_path):
+    whole = tournament(tmp_path / "whole")
+    assert whole.exit_code == 0, whole.output
+    games = tmp_path / "cut" / "games.jsonl"
+    assert tournament(tmp_path / "cut").exit_code == 0
+    text = games.read_text()
+    lines = text.splitlines()
+    assert len(lines) == 4
+    games.write_text(text[:len(text) - len(lines[-1]) // 2 - 1])     # the kill: half a last line
+    resumed = tournament(tmp_path / "cut", "--resume")
+    assert resumed.exit_code == 0, resumed.output
+    summary = json.loads(resumed.stdout)
+    assert summary["complete"] and summary["games"] == 4
+    assert summary == json.loads(whole.stdout)
+    on_disk = [json.loads(line) for line in games.read_text().splitlines()]   # every line whole
+    assert sorted(g["index"] for g in on_disk) == [0, 1, 2, 3]
+    assert games.read_text() == (tmp_path / "whole" / "games.jsonl").read_text()
+    assert (tmp_path / "cut" / "records" / "game-00003.txt").read_text() == (
+        tmp_path / "whole" / "records" / "game-00003.txt").read_text()
+
+
+@pytest.mark.slow
+def test_a_damaged_line_inside_games_jsonl_stops_the_resume_with_its_number(tmp_path):
+    assert tournament(tmp_path / "run").exit_code == 0
+    games = tmp_path / "run" / "games.jsonl"
+    lines = games.read_text().splitlines()
+    games.write_text("\n".join([lines[0], "garbage", *lines[2:]]) + "\n")
+    before = games.read_bytes()
+    resumed = tournament(tmp_path / "run", "--resume")
+    assert resumed.exit_code == 1
+    assert resumed.output.splitlines()[-1] == (
+        f"Error: {games}, line 2: not a game line of this run (not JSON)")
+    assert games.read_bytes() == before
+
+
+def test_the_store_drops_a_torn_last_line_and_completes_a_whole_one(tmp_path):
+    from tournament.store import RunStore
+    store = RunStore(tmp_path / "run")
+    store.create({"players": 2}, resume=False)
+    games = tmp_path / "run" / "games.jsonl"
+    one, two = json.dumps({"index": 0, "names": ["a", "b"]}), json.dumps({"index": 1, "names": ["b", "a"]})
+    games.write_text(f"{one}\n{two[:9]}")                      # torn in the middle
+    assert [g["index"] for g in store.create({"players": 2}, resume=True)] == [0]
+    assert games.read_text() == f"{one}\n"
+    games.write_text(f"{one}\n{two}")                          # torn just before the newline
+    assert [g["index"] for g in store.create({"players": 2}, resume=True)] == [0, 1]
+    assert games.read_text() == f"{one}\n{two}\n"
+    for damage, why in [(f"{one}\n[1, 2]\n{two}\n", "line 2: not a game line of this run"),
+                        (f"{one}\n{{\"index\": -1}}", "line 2: not a game line of this run"),
+                        (f"\xff\n{one}\n", "line 1: not a game line of this run (not JSON)"),
+                        ("[" * 100_000 + "\n", "line 1: not a game line of this run (not JSON)")]:
+        games.write_text(damage, encoding="latin-1")
+        with pytest.raises(PalaisError, match=re.escape(why)):
+            store.create({"players": 2}, resume=True)
+    (tmp_path / "run" / "run.json").write_text("{damaged")
+    with pytest.raises(PalaisError, match="run.json: not the settings of a run"):
+        store.create({"players": 2}, resume=True)
+    games.unlink()
+    os.mkfifo(games)                                            # not read (it would hang), refused
+    (tmp_path / "run" / "run.json").write_text(json.dumps({"players": 2}))
+    with pytest.raises(PalaisError, match="games.jsonl: not a regular file"):
+        store.create({"players": 2}, resume=True)

@@ -36,6 +36,22 @@ def saved(folder):
     return games, records
 
 
+@pytest.fixture(autouse=True, scope="module")
+def ray_home(tmp_path_factory):
+    """A HOME of the module's own, so that the token file Ray makes (~/.ray/auth_token) is
+    not left in the real one; one for the whole module, as Ray keeps the token it read."""
+    import os
+    old = os.environ.get("HOME")
+    os.environ["HOME"] = str(tmp_path_factory.mktemp("home"))
+    try:
+        yield
+    finally:
+        if old is None:
+            os.environ.pop("HOME", None)
+        else:
+            os.environ["HOME"] = old
+
+
 @pytest.fixture
 def local_ray():
     """A Ray instance of its own for the test (never a cluster this machine may know of)."""
@@ -101,3 +117,82 @@ def test_palais_train_plays_the_same_games_as_ray_tasks(tmp_path, local_ray):
         assert (tmp_path / "ray" / name).read_bytes() == (tmp_path / "here" / name).read_bytes()
     score = [line for line in here.output.splitlines() if "new weights score" in line]
     assert score and score[0] in on_ray.output
+
+
+# What a local instance started for a run exposes (engine/backends.py, docs/tournament.md).
+# Run in a child process of its own: a fresh Ray, a HOME of its own for the token file.
+PROBE = r'''
+import json, os
+from engine.backends import open_backend
+
+
+def descendants(root):
+    parents = {}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                parents[int(pid)] = int(f.read().rsplit(")", 1)[1].split()[1])
+        except OSError:
+            pass
+    found = {root}
+    while True:
+        more = {p for p, q in parents.items() if q in found} - found
+        if not more:
+            return found
+        found |= more
+
+
+def sockets_of(pids):
+    inodes = set()
+    for pid in pids:
+        try:
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                link = os.readlink(f"/proc/{pid}/fd/{fd}")
+                if link.startswith("socket:["):
+                    inodes.add(int(link[8:-1]))
+        except OSError:
+            pass
+    found = []
+    for table in ("tcp", "tcp6", "udp", "udp6"):
+        with open(f"/proc/net/{table}") as f:
+            for line in f.read().splitlines()[1:]:
+                fields = line.split()
+                listening = fields[3] == "0A" or table.startswith("udp")
+                if int(fields[9]) in inodes and listening:
+                    found.append(fields[1].rsplit(":", 1)[0])
+    return found
+
+
+with open_backend("ray", json.dumps, 2, "local") as backend:
+    results = sorted(backend.run([1, 2]))
+    folder = backend.private_folder
+    report = {"results": results, "addresses": sockets_of(descendants(os.getpid())),
+              "folder_mode": os.stat(folder).st_mode & 0o777}
+report["folder_left"] = os.path.exists(folder)
+print(json.dumps(report))
+'''
+
+LOOPBACK = {"0100007F",                                   # 127.0.0.1
+            "0000000000000000FFFF00000100007F",           # ::ffff:127.0.0.1
+            "00000000000000000000000001000000"}           # ::1
+
+
+def test_a_local_instance_for_a_run_listens_on_loopback_only_and_keeps_its_files_private(tmp_path):
+    import os
+    import subprocess
+    from pathlib import Path
+    if not Path("/proc/net/tcp").exists():
+        pytest.skip("reads the listening sockets from /proc")
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("RAY_")} | {"HOME": str(tmp_path)}
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parent.parent)
+    done = subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True, text=True,
+                          timeout=180)
+    assert done.returncode == 0, done.stderr[-2000:]
+    report = json.loads(done.stdout.splitlines()[-1])
+    assert report["results"] == ["1", "2"]
+    assert len(report["addresses"]) >= 3                     # the GCS, the raylet, the workers
+    assert set(report["addresses"]) <= LOOPBACK, report["addresses"]
+    token = tmp_path / ".ray" / "auth_token"
+    assert token.stat().st_mode & 0o777 == 0o600
+    assert report["folder_mode"] == 0o700 and not report["folder_left"]

@@ -88,6 +88,24 @@ def test_rows_of_a_game_cut_short_are_dropped_on_restart(tmp_path):
     assert np.array_equal(again.rows()[0], fresh.rows()[0])
 
 
+def test_a_game_line_torn_by_a_kill_is_dropped_with_its_rows_and_played_again(tmp_path):
+    fresh = RunFolder(tmp_path / "f", TINY)
+    generate(fresh, 2)
+    run = RunFolder(tmp_path / "r", TINY)
+    generate(run, 2)
+    index = tmp_path / "r" / "games.jsonl"
+    text = index.read_text()
+    index.write_text(text[:-20])                              # the kill: the second line cut short
+    other = RunFolder.existing(tmp_path / "r")                # another run's reader: no mending
+    assert len(other.games) == 1 and index.read_text() == text[:-20]
+    again = RunFolder(tmp_path / "r", TINY)
+    assert len(again.games) == 1 and index.read_text() == text.splitlines(keepends=True)[0]
+    assert (tmp_path / "r" / "samples.f32").stat().st_size == again.games[0]["rows"] * ROW * 4
+    assert generate(again, 2) == 1
+    assert index.read_text() == (tmp_path / "f" / "games.jsonl").read_text()
+    assert np.array_equal(again.rows()[0], fresh.rows()[0])
+
+
 def test_a_run_folder_refuses_other_options_and_damage(tmp_path):
     RunFolder(tmp_path, TINY)
     with pytest.raises(PalaisError, match="this run was made with"):
@@ -95,7 +113,7 @@ def test_a_run_folder_refuses_other_options_and_damage(tmp_path):
     run = RunFolder(tmp_path, TINY)
     generate(run, 1)
     (tmp_path / "games.jsonl").write_text("{not json\n")
-    with pytest.raises(PalaisError, match="games.jsonl:1: not a game line"):
+    with pytest.raises(PalaisError, match="games.jsonl, line 1: not a game line"):
         RunFolder(tmp_path, TINY)
     (tmp_path / "games.jsonl").write_text(json.dumps({"index": 0, "rows": 99}) + "\n")
     with pytest.raises(PalaisError, match="fewer than the 99 rows"):

@@ -5,9 +5,13 @@ below one is a usage error."""
 from __future__ import annotations
 
 import json
+import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 TUNE = Path(__file__).resolve().parent.parent / "bench" / "tune.py"
 TINY = ["--iterations", "30", "--workers", "1"]      # iterations, not time: games reproduce
@@ -73,3 +77,17 @@ def test_a_count_or_budget_below_one_is_a_usage_error_not_a_traceback():
                           (["--time-ms", "-5"], "search limit time_ms must be > 0")]:
         run = tune(*args)
         assert run.returncode == 2 and message in run.stderr and "Traceback" not in run.stderr, args
+
+
+@pytest.mark.slow
+def test_a_file_that_is_no_record_is_left_alone_even_without_a_last_newline(tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes")                    # no newline: a 'torn' line, still not ours
+    stranger = tune("--games", "2", "--record", str(notes))
+    assert stranger.returncode == 2 and "not a bench/tune.py record" in stranger.stderr
+    assert notes.read_text() == "my notes"
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)                                 # was read (and waited on) for ever
+    piped = tune("--games", "2", "--record", str(fifo))
+    assert piped.returncode == 2 and "not a regular file" in piped.stderr
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)

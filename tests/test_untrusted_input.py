@@ -131,6 +131,48 @@ def test_a_huge_number_in_a_record_is_a_clean_error(tmp_path, edit, message):
     assert message in result.output
 
 
+def _with_header(value: str) -> str:
+    return _record_text().replace('[Players "2"]', f'[Players "2"]\n[Note "{value}"]')
+
+
+def _peak_bytes(call) -> int:
+    """The most memory Python held at once (above what it held before) while `call` ran."""
+    import tracemalloc
+    tracemalloc.start()
+    try:
+        call()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_long_header_is_read_in_memory_linear_in_its_length():
+    """Near the cap, a header full of escapes: the old pattern held ~170 bytes per character
+    (8 MB here), the possessive one a copy or two of the line."""
+    from engine.record import MAX_HEADER_CHARS, read_record
+    value = 'ab\\"c\\\\' * 8500                              # ab\"c\\\\, 59500 characters
+    assert len(value) + 10 < MAX_HEADER_CHARS
+    text = _with_header(value)
+    read_record(_record_text())                             # warm: caches, deals
+    found = {}
+    peak = _peak_bytes(lambda: found.update(read_record(text).headers))
+    assert found["Note"] == 'ab"c\\' * 8500
+    assert peak < 3 * 1024 * 1024, peak
+
+
+def test_a_header_of_megabytes_is_refused_with_little_memory(tmp_path):
+    """4 MB of escapes in one header (a 15 MB one took 2.6 GB and seconds): one error line."""
+    path = tmp_path / "game.rec"
+    path.write_text(_with_header('\\"' * 2_000_000), encoding="utf-8")
+    results = []
+    peak = _peak_bytes(lambda: results.append(CliRunner().invoke(palais, ["hint", str(path)])))
+    result = results[0]
+    assert isinstance(result.exception, SystemExit) and result.exit_code == 1, result.exception
+    assert result.output.splitlines()[-1].endswith(
+        "line 3: a header line of 4000009 characters, more than the 65536 a header may have")
+    assert peak < 64 * 1024 * 1024, peak                   # the text and a few copies of it
+
+
 def test_a_record_that_is_not_utf8_is_a_clean_error(tmp_path):
     path = tmp_path / "game.rec"
     path.write_bytes(_record_text().encode("utf-8").replace(b"Palais", b"Pal\xffais"))

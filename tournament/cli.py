@@ -176,6 +176,8 @@ def main(engines, players, deals, schedule, tc_text, margin_ms, safety_timeout, 
             progress.stop()
     try:
         _write_summary(Path(out_dir), summary)
+    except PalaisError as exc:
+        raise click.ClickException(str(exc)) from None
     except OSError as exc:
         raise click.ClickException(f"{exc.filename}: cannot write: {exc.strerror or exc}") from None
     if as_json:

@@ -1,6 +1,8 @@
 """Where a run keeps its progress: a folder with the run's settings, one line per finished
 game, and every game record. Saved after every game, so `--resume` continues without
-replaying finished games; a line cut short by a crash is ignored on resume.
+replaying finished games. A last line cut short by a kill is dropped on resume and the file
+rewritten without it (engine/json_lines.py), so that game is played again and its new line
+starts on a line of its own; a damaged line anywhere else is an error naming its number.
 
     <out>/run.json            the settings (engines, players, deals, schedule, time control)
     <out>/draw-secret         the run's draw secret in hex (mode 0600; never sent to an engine):
@@ -18,6 +20,10 @@ from pathlib import Path
 from engine.atomic_write import write_text_atomic
 from engine.chance import new_secret, secret_from_hex
 from engine.errors import PalaisError
+from engine.files import read_text_file
+from engine.json_lines import mend, read_json_lines
+
+MAX_SETTINGS_BYTES = 1 << 20        # run.json: the settings of a run, a few KiB
 
 
 class StoreError(PalaisError):
@@ -34,11 +40,11 @@ class RunStore:
 
     def create(self, settings: dict, resume: bool) -> list:
         """Start or resume a run; returns the games already finished."""
-        if self.settings_path.exists():
-            old = json.loads(self.settings_path.read_text())
+        if os.path.lexists(self.settings_path):
             if not resume:
                 raise StoreError(f"{self.folder} holds a run already: pass --resume to continue it, "
                                  f"or choose another --out")
+            old = self._saved_settings()
             if old != settings:
                 changed = sorted(k for k in set(old) | set(settings) if old.get(k) != settings.get(k))
                 raise StoreError(f"--resume: the settings differ from the saved run's ({', '.join(changed)})")
@@ -52,15 +58,27 @@ class RunStore:
             raise _cannot_write(exc) from None
         return []
 
+    def _saved_settings(self) -> dict:
+        text = read_text_file(self.settings_path, "run's settings file", MAX_SETTINGS_BYTES, StoreError)
+        try:
+            settings = json.loads(text)
+        except ValueError:
+            settings = None
+        if not isinstance(settings, dict):
+            raise StoreError(f"{self.settings_path}: not the settings of a run (not a JSON object)")
+        return settings
+
     def load(self) -> list:
-        games = []
-        if self.games_path.exists():
-            for line in self.games_path.read_text().splitlines():
-                try:
-                    games.append(json.loads(line))
-                except json.JSONDecodeError:
-                    continue            # a line cut short by a crash: that game is replayed
-        return games
+        """The games finished so far. A last line a kill cut short is dropped, and the file
+        rewritten without it (that game is played again)."""
+        lines = read_json_lines(self.games_path, "a game line of this run", _game_line, error=StoreError)
+        if lines is None:
+            return []
+        try:
+            mend(self.games_path, lines)
+        except OSError as exc:
+            raise _cannot_write(exc) from None
+        return lines.values
 
     def save(self, result) -> dict:
         """Write the record, then append the game's line (flushed to disk)."""
@@ -77,16 +95,12 @@ class RunStore:
             raise _cannot_write(exc) from None
         return data
 
-
     def draw_secret(self) -> bytes:
         """The run's draw secret: read from the folder, or made there (readable by its owner
         only) the first time; a run from before draw secrets gets one for its new games."""
-        try:
-            return secret_from_hex(self.secret_path.read_text(encoding="ascii"), str(self.secret_path))
-        except FileNotFoundError:
-            pass
-        except (OSError, UnicodeDecodeError) as exc:
-            raise StoreError(f"{self.secret_path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+        if os.path.lexists(self.secret_path):
+            text = read_text_file(self.secret_path, "run's draw secret", 1024, StoreError)
+            return secret_from_hex(text, str(self.secret_path))
         secret = new_secret()
         try:
             fd = os.open(self.secret_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -97,6 +111,13 @@ class RunStore:
         except OSError as exc:
             raise _cannot_write(exc) from None
         return secret
+
+
+def _game_line(game, _number: int) -> dict:
+    """A line of games.jsonl: a JSON object with the game's index (the runner's key)."""
+    if not isinstance(game, dict) or type(game.get("index")) is not int or game["index"] < 0:
+        raise ValueError("not a game line")
+    return game
 
 
 def _cannot_write(exc: OSError) -> StoreError:
