@@ -26,6 +26,27 @@ def natural(text: str) -> int | None:
     return int(significant or "0")
 
 
+def integer(text: str) -> int | None:
+    """`natural` with an optional leading '-' (ASCII digits only: no '+', '_' or other
+    scripts' digits); None if `text` is not one. Out of range as `natural` is."""
+    number = natural(text[1:] if text.startswith("-") else text)
+    if number is None:
+        return None
+    return -number if text.startswith("-") else number
+
+
+_DECIMAL = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE]-?[0-9]+)?")
+
+
+def decimal(text: str) -> float | None:
+    """The value of a decimal number written in ASCII (`0.7`, `-1`, `.5`, `2e-3`); None if
+    `text` is not one: no '+', '_', 'inf', 'nan' or other scripts' digits, which float()
+    takes. A huge one is inf, above every range."""
+    if not _DECIMAL.fullmatch(text):
+        return None
+    return float(text)
+
+
 def shown(text: str, limit: int = 24) -> str:
     """`text` for an error message: a long one is cut, with its length said."""
     if len(text) <= limit:
@@ -33,4 +54,4 @@ def shown(text: str, limit: int = 24) -> str:
     return f"{text[:limit]!r}... ({len(text)} characters)"
 
 
-__all__ = ["natural", "shown", "MAX_DIGITS"]
+__all__ = ["natural", "integer", "decimal", "shown", "MAX_DIGITS"]

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from engine.components import default_components
 from engine.constants import S_DRAW
 from engine.errors import PalaisError
+from engine.numbers import MAX_DIGITS, integer, shown
 from search.params import KNOBS, USES_VALUE, Knob, SearchLimits, SearchParams, tree_memory_cap_mb
 from search.players import make_player
 from search.timeman import clock_time_ms
@@ -84,12 +85,13 @@ class OptionSpec:
                 raise EngineError(f"option {self.name}: {why}")
             return value
         if self.type == "spin":
-            try:
-                value = int(text)
-            except (TypeError, ValueError):
-                raise EngineError(f"option {self.name}: expected a whole number, got {text!r}") from None
+            value = None if text is None else integer(text.strip())
+            if value is None:
+                raise EngineError(f"option {self.name}: expected a whole number, got "
+                                  f"{text if text is None else shown(text)}")
             if not self.low <= value <= self.high:
-                raise EngineError(f"option {self.name}: {value} is outside {self.low}..{self.high}")
+                said = value if abs(value) < 10 ** MAX_DIGITS else shown(text.strip())
+                raise EngineError(f"option {self.name}: {said} is outside {self.low}..{self.high}")
             return value
         if self.type == "check":
             if text not in ("true", "false"):

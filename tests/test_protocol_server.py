@@ -161,3 +161,34 @@ def test_position_can_load_another_component_set(tmp_path):
     assert lines[0] == "info string perft 2 nodes 81"
     assert lines[1].startswith("info string error: components: ") and "missing.toml" in lines[1]
     assert s.server.engine.view.components.name == "my-set"
+
+
+# ---------------------------------------------------------------------- numbers
+TILES = ",".join(str(t) for t in range(2, 37))
+
+
+@pytest.mark.parametrize("line,words", [
+    (f"position start players 2 deal ²,{TILES}", "'deal item 1' needs a whole number, got '²'"),
+    (f"position start players 2 deal {'9' * 5000},{TILES}", "(5000 characters)"),
+    (f"position start players 2 deal 43,{TILES}", "deal: tile 43 is not in the component set (tiles 1..42)"),
+    (f"position start players 2 deal 0,{TILES}", "deal: tile 0 is not in the component set"),
+    ("perft +5", "'perft' needs a whole number, got '+5'"),
+    ("go movetime 1_000", "'movetime' needs a whole number, got '1_000'"),
+    ("hint top ٣", "'top' needs a whole number, got '٣'"),
+    ("setoption name MultiPV value +2", "option MultiPV: expected a whole number, got '+2'"),
+    ("setoption name Move Overhead value ٣", "option Move Overhead: expected a whole number, got '٣'"),
+    ("setoption name Move Overhead value " + "9" * 5000, "(5000 characters) is outside 0..10000"),
+    ("setoption name Seed value 1_000", "option Seed: expected a whole number, got '1_000'"),
+    ("setoption name Threads value ²", "option Threads: expected a whole number, got '²'"),
+    ("setoption name Exploration value 1_0", "option Exploration: expected a number, got '1_0'"),
+    ("setoption name Exploration value nan", "option Exploration: expected a number, got 'nan'"),
+    ("setoption name Rollout Turns value +4", "option Rollout Turns: expected a whole number, got '+4'"),
+])
+def test_a_bad_number_is_one_short_error_line_without_a_traceback(line, words, capsys):
+    s = Session()
+    s.send(line, "isready")
+    lines = s.new_lines()
+    assert len(lines) == 2 and lines[0].startswith("info string error: ") and lines[1] == "readyok"
+    assert words in lines[0] and len(lines[0]) < 200 and "internal error" not in lines[0]
+    assert "Traceback" not in capsys.readouterr().err
+    assert s.server.engine.values["MultiPV"] == 1 and s.server.engine.values["Seed"] == 0
