@@ -267,6 +267,7 @@ class Engine:
         self.ensure_idle("start a search")
         if not self.has_position:
             raise EngineError("no position: send 'position ...' first")
+        self.check_clocks(command)
         limits = self.limits_for(command)
         multipv = command.multipv or self.values["MultiPV"]
         search = _Search()
@@ -275,6 +276,23 @@ class Engine:
             args=(search, limits, multipv, on_info, on_bestmove, on_message or (lambda _text: None)))
         self._current = search
         search.thread.start()
+
+    def check_clocks(self, go: Go) -> None:
+        """Refuse a clock (or increment) of a seat that is not in the game, and clocks none of
+        which is the seat to move's (that seat would have no clock: an endless search).
+        At the end of the game (no seat to move) only the first rule applies."""
+        if self.view is None:
+            return
+        players = self.view.n_players
+        for pairs, word in ((go.time_ms, "time"), (go.inc_ms, "inc")):
+            for seat, _ in pairs:
+                if seat >= players:
+                    raise EngineError(f"go: p{seat + 1}{word}: there is no seat {seat + 1} "
+                                      f"in a {players}-player game")
+        if go.time_ms and self.seat not in dict(go.time_ms):
+            given = ", ".join(f"p{seat + 1}time" for seat, _ in go.time_ms)
+            raise EngineError(f"go: seat {self.seat + 1} is to move but has no clock "
+                              f"(given: {given}); send p{self.seat + 1}time too")
 
     def _run(self, search, limits, multipv, on_info, on_bestmove, on_message) -> None:
         """The search thread: one bestmove, whatever happens; a failed search answers with a

@@ -192,3 +192,31 @@ def test_a_bad_number_is_one_short_error_line_without_a_traceback(line, words, c
     assert words in lines[0] and len(lines[0]) < 200 and "internal error" not in lines[0]
     assert "Traceback" not in capsys.readouterr().err
     assert s.server.engine.values["MultiPV"] == 1 and s.server.engine.values["Seed"] == 0
+
+
+@pytest.mark.parametrize("players,line,words", [
+    (2, "go p2time 3000", "go: seat 1 is to move but has no clock (given: p2time); send p1time too"),
+    (2, "go p2time 3000 p1inc 100", "go: seat 1 is to move but has no clock"),
+    (2, "go p3time 3000", "go: p3time: there is no seat 3 in a 2-player game"),
+    (2, "go p1time 3000 p2time 3000 p3inc 100", "go: p3inc: there is no seat 3 in a 2-player game"),
+    (3, "go p1time 3000 p4time 3000", "go: p4time: there is no seat 4 in a 3-player game"),
+    (4, "go p2time 3000 p3time 3000 p4time 3000 movetime 100", "go: seat 1 is to move but has no clock"),
+])
+def test_a_go_with_no_clock_for_the_seat_to_move_or_a_seat_not_in_the_game_is_refused(players, line, words):
+    """Before: such a go searched until `stop` (the seat to move had no clock, no limit)."""
+    s = Session()
+    s.send(f"position start players {players} seed 1", line, "isready")
+    lines = s.new_lines()
+    assert len(lines) == 2 and lines[0].startswith("info string error: go: ") and lines[1] == "readyok"
+    assert words in lines[0] and not s.server.engine.busy()
+    s.send("go p1time 3000 " + " ".join(f"p{q}time 3000" for q in range(2, players + 1)))
+    lines = s.new_lines()                             # every seat's clock: a search, as before
+    assert lines[-1].startswith("bestmove ") and not any("error" in l for l in lines)
+
+
+def test_the_seat_to_move_is_the_one_whose_clock_is_needed():
+    tokens, seat, _ = game_prefix(3, 4, lambda st: not st.is_chance() and st.to_move == 1 and st.round >= 2)
+    s = Session()
+    s.send(f"position start players 3 seed 4 moves {' '.join(tokens)}", "go p1time 3000 p3time 3000", "isready")
+    assert s.new_lines() == ["info string error: go: seat 2 is to move but has no clock "
+                             "(given: p1time, p3time); send p2time too", "readyok"]
