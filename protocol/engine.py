@@ -2,15 +2,16 @@
 
 Blocking contracts (DESIGN.md habit 1):
 - `set_option`, `new_game` and `set_position` return at once. They refuse while a search
-  runs (EngineBusy), except after `stop`: then they wait for the stopped search's bestmove
-  (a short wait, bounded), so a GUI may pipeline `stop`, `position`, `go`.
+  (or a tool: `hint`, `perft`) runs (EngineError), except after `stop`: then they wait for
+  the stopped job's answer (a short wait, bounded), so a GUI may pipeline `stop`, `position`, `go`.
 - `go` never blocks (but as above after `stop`). The search runs on a worker thread, whose
   work is nogil C in chunks; `on_info`, `on_message` and `on_bestmove` are called from
   that thread, `on_bestmove` exactly once, even when the search fails.
-- `stop` never blocks. A `stop` with no search running is ignored.
-- `wait` blocks until the running search has reported its bestmove.
+- `run_tool` runs a tool the same way: on a worker thread, stopped by `stop`, one `on_done`.
+- `stop` never blocks. A `stop` with nothing running is ignored.
+- `wait` blocks until the running job has given its answer.
 - `prepare` (isready) makes the player; with Threads > 1 it blocks until the search
-  processes are up.
+  processes are up. During a job it does nothing (so `isready` is answered at once).
 The facade knows nothing of text lines: the server formats what it reports.
 """
 
@@ -148,13 +149,14 @@ class Report:
     final: bool
 
 
-class _Search:
-    """One `go`: its thread, its stop request, and how far its bestmove is."""
+class _Job:
+    """One `go` (or tool): its thread, its stop request, and how far its answer is."""
 
-    def __init__(self):
+    def __init__(self, during: str = "a search"):
+        self.during = during             # what runs, for the refusal "cannot ... during <it>"
         self.stop = threading.Event()
-        self.reported = False            # the bestmove is being written: the engine is idle
-        self.done = threading.Event()    # the bestmove line is written
+        self.reported = False            # the answer is being written: the engine is idle
+        self.done = threading.Event()    # the answer is written
         self.thread = None
 
 
@@ -170,7 +172,7 @@ class Engine:
         self.seat = None
         self.has_position = False
         self._player = None
-        self._current = None          # the latest _Search
+        self._current = None          # the latest _Job (a search or a tool)
         self._lock = threading.Lock()  # between stop() (reader) and the search thread
 
     # ------------------------------------------------------------------ options, position
@@ -189,9 +191,9 @@ class Engine:
         if search is None or search.done.is_set():
             return
         if not search.stop.is_set() and not search.reported:
-            raise EngineError(f"cannot {what} during a search; send stop first")
+            raise EngineError(f"cannot {what} during {search.during}; send stop first")
         if not search.done.wait(STOPPING_WAIT_S):
-            raise EngineError(f"cannot {what}: the stopped search has not answered yet")
+            raise EngineError(f"cannot {what}: the stopped {search.during.split()[-1]} has not answered yet")
 
     def set_option(self, name: str, text) -> None:
         self.ensure_idle("set an option")
@@ -270,7 +272,7 @@ class Engine:
         self.check_clocks(command)
         limits = self.limits_for(command)
         multipv = command.multipv or self.values["MultiPV"]
-        search = _Search()
+        search = _Job()
         search.thread = threading.Thread(
             target=self._run, daemon=True,
             args=(search, limits, multipv, on_info, on_bestmove, on_message or (lambda _text: None)))
@@ -293,6 +295,32 @@ class Engine:
             given = ", ".join(f"p{seat + 1}time" for seat, _ in go.time_ms)
             raise EngineError(f"go: seat {self.seat + 1} is to move but has no clock "
                               f"(given: {given}); send p{self.seat + 1}time too")
+
+    def run_tool(self, what: str, during: str, work, on_done) -> None:
+        """Run `work(stop)` on a worker thread, as a search runs: never blocks (but after
+        `stop`, as `go`); `stop` is a threading.Event set by stop() and close(). Then
+        `on_done(result, failure)` is called once from that thread (failure: the exception
+        `work` raised, else None), after the engine is idle again."""
+        self.ensure_idle(what)
+        job = _Job(during)
+
+        def run():
+            result = failure = None
+            try:
+                result = work(job.stop)
+            except Exception as exc:
+                failure = exc
+            finally:
+                with self._lock:
+                    job.reported = True
+                try:
+                    on_done(result, failure)
+                finally:
+                    job.done.set()
+
+        job.thread = threading.Thread(target=run, daemon=True)
+        self._current = job
+        job.thread.start()
 
     def _run(self, search, limits, multipv, on_info, on_bestmove, on_message) -> None:
         """The search thread: one bestmove, whatever happens; a failed search answers with a
@@ -370,7 +398,7 @@ class Engine:
         return result.best_turn
 
     def stop(self) -> None:
-        """Ask the running search to end; never blocks. Ignored when no search runs."""
+        """Ask the running search (or tool) to end; never blocks. Ignored when none runs."""
         with self._lock:
             search = self._current
             if search is None or search.reported:
@@ -381,7 +409,7 @@ class Engine:
             player.stop()                 # ignored by the player if its search has ended
 
     def wait(self, timeout: float | None = None) -> bool:
-        """Block until the running search has reported its bestmove (False on timeout)."""
+        """Block until the running search (or tool) has given its answer (False on timeout)."""
         search = self._current
         if search is None:
             return True

@@ -156,14 +156,15 @@ def test_position_can_load_another_component_set(tmp_path):
     path = tmp_path / "set.toml"
     path.write_text(toml)
     s = Session()
-    s.send(f"position start players 2 seed 1 components {path}", "perft 2", f"position start players 2 components {tmp_path}/missing.toml", "isready")
-    lines = s.new_lines()
-    assert lines[0] == "info string perft 2 nodes 81"
+    s.send(f"position start players 2 seed 1 components {path}", "perft 2")
+    assert s.new_lines() == ["info string perft 2 nodes 81"]      # perft runs as a search does
+    s.send(f"position start players 2 components {tmp_path}/missing.toml", "isready")
+    lines = [""] + s.new_lines()
     assert lines[1].startswith("info string error: components: ") and "missing.toml" in lines[1]
     assert s.server.engine.view.components.name == "my-set"
 
 
-# ---------------------------------------------------------------------- numbers
+# ---------------------------------------------------------------------- numbers and clocks
 TILES = ",".join(str(t) for t in range(2, 37))
 
 
@@ -220,3 +221,68 @@ def test_the_seat_to_move_is_the_one_whose_clock_is_needed():
     s.send(f"position start players 3 seed 4 moves {' '.join(tokens)}", "go p1time 3000 p3time 3000", "isready")
     assert s.new_lines() == ["info string error: go: seat 2 is to move but has no clock "
                              "(given: p1time, p3time); send p2time too", "readyok"]
+
+
+# ---------------------------------------------------------------------- perft and hint as jobs
+def handled_within(server, line: str, seconds: float = 10.0) -> bool:
+    """Whether server.handle(line) returns within `seconds` (on a thread: a handler that
+    blocks the reader cannot hang the test)."""
+    import threading
+    thread = threading.Thread(target=server.handle, args=(line,), daemon=True)
+    thread.start()
+    thread.join(seconds)
+    return not thread.is_alive()
+
+
+def test_perft_runs_off_the_reader_isready_is_answered_and_stop_ends_it_with_the_count_so_far():
+    s = Session()
+    s.send("position start players 2 seed 1")
+    assert handled_within(s.server, "perft 12"), "perft 12 blocked the reader"
+    s.send("isready", "go movetime 10", "hint", "position start players 2 seed 2", "stop")
+    lines = s.new_lines()
+    assert lines[:4] == ["readyok",
+                         "info string error: cannot start a search during perft; send stop first",
+                         "info string error: cannot give a hint during perft; send stop first",
+                         "info string error: cannot change the position during perft; send stop first"]
+    assert len(lines) == 5 and re.fullmatch(r"info string perft 12 stopped: \d+ nodes counted so far", lines[4])
+    s.send("perft 12", "stop", "perft 3")             # pipelined: perft 3 waits for the stopped one
+    lines = s.new_lines()
+    assert len(lines) == 2 and "perft 12 stopped" in lines[0] and lines[1] == "info string perft 3 nodes 729"
+
+
+def test_hint_runs_off_the_reader_and_stop_ends_it_with_what_it_found():
+    s = Session()
+    s.send("position start players 2 seed 1")
+    assert handled_within(s.server, "hint movetime 60000"), "hint blocked the reader"
+    s.send("isready", "stop")
+    lines = s.new_lines()
+    assert lines[0] == "readyok"
+    assert re.fullmatch(r"info string hint stopped: [1-3] candidates, \d+ iterations", lines[-1])
+    assert lines[1:-1] and all(re.match(r"info string hint [1-3]: ", l) for l in lines[1:-1])
+
+
+def test_a_hint_without_a_decision_is_one_error_line():
+    state = State.new_game(2, seed=6)
+    rng = Rng(6)
+    played = []
+    while not state.is_terminal():
+        action = random_action(state, rng)
+        played.append(action_to_token(action))
+        state.apply(action)
+    s = Session()
+    s.send(f"position start players 2 seed 6 moves {' '.join(played)}", "hint", "perft 2", "isready")
+    assert s.new_lines() == ["info string error: no position: send 'position ...' first (or the game is over)"] * 2 \
+        + ["readyok"]
+
+
+@pytest.mark.parametrize("end", ["quit", "end of input"])
+def test_quit_and_the_end_of_input_end_a_running_perft_or_hint(end):
+    import threading
+    for job in ("perft 12", "hint movetime 60000"):
+        s = Session()
+        lines = ["position start players 2 seed 1", job] + (["quit"] if end == "quit" else [])
+        serving = threading.Thread(target=s.server.run, args=(iter(lines),), daemon=True)
+        serving.start()
+        serving.join(15)                                # generous: the job ends at its next step
+        assert not serving.is_alive(), f"{job}: {end} did not end the server"
+        assert s.server.engine.wait(5)
