@@ -73,7 +73,7 @@ class Knob:
             if value is None:
                 raise ValueError(f"expected a whole number, got {shown(text)}")
             if abs(value) >= 10 ** MAX_DIGITS:         # too long to be in any range
-                raise ValueError(f"{shown(text)} is outside {self.range_text()}")
+                raise ValueError(f"{shown(text)} is out of range (more than {MAX_DIGITS} digits)")
             return value
         if self.kind is float:
             value = decimal(text)
