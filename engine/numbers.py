@@ -27,11 +27,24 @@ def natural(text: str) -> int | None:
 
 
 def integer(text: str) -> int | None:
-    """`natural` with an optional leading "-" (no "+", no spaces): the value of a whole
-    number such as a JSON integer; None if `text` is not one. Past MAX_DIGITS significant
-    digits it is +-10**MAX_DIGITS, outside every range the engine reads."""
-    value = natural(text[1:] if text.startswith("-") else text)
-    return -value if value is not None and text.startswith("-") else value
+    """`natural` with an optional leading '-' (ASCII digits only: no '+', '_' or other
+    scripts' digits); None if `text` is not one. Out of range as `natural` is."""
+    number = natural(text[1:] if text.startswith("-") else text)
+    if number is None:
+        return None
+    return -number if text.startswith("-") else number
+
+
+_DECIMAL = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE]-?[0-9]+)?")
+
+
+def decimal(text: str) -> float | None:
+    """The value of a decimal number written in ASCII (`0.7`, `-1`, `.5`, `2e-3`); None if
+    `text` is not one: no '+', '_', 'inf', 'nan' or other scripts' digits, which float()
+    takes. A huge one is inf, above every range."""
+    if not _DECIMAL.fullmatch(text):
+        return None
+    return float(text)
 
 
 def shown(text: str, limit: int = 24) -> str:
@@ -41,4 +54,4 @@ def shown(text: str, limit: int = 24) -> str:
     return f"{text[:limit]!r}... ({len(text)} characters)"
 
 
-__all__ = ["natural", "integer", "shown", "MAX_DIGITS"]
+__all__ = ["natural", "integer", "decimal", "shown", "MAX_DIGITS"]

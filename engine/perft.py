@@ -4,14 +4,40 @@ perft(d) counts the sequences of d decisions and chance events that can follow a
 (a chance event branches once per card type; a game that ends early counts 0; RULES.md §10).
 The Cython `State` has a fast C version (`State.perft`); these functions work on either
 implementation through the Python API, so the reference twin checks the Cython counts.
+
+`perft(state, depth, stop=...)` can be interrupted (PRI `perft` runs it on a worker thread,
+and `stop` or `quit` must end it): `stop()` is asked between nodes, and the subtrees of
+FAST_DEPTH plies or fewer are counted by the state's own `perft` (the C one, which releases
+the GIL) when it has one, so each step between two questions is short. The count is the same.
 """
 
 from .errors import PalaisError
 
+FAST_DEPTH = 3      # a stoppable count hands subtrees this shallow to the state's own perft
 
-def perft(state, depth: int) -> int:
+
+class PerftStopped(PalaisError):
+    """A stoppable perft was stopped; `counted` is what it had counted by then (the finished
+    subtrees: a part of the whole count, not an estimate of it)."""
+
+    def __init__(self, depth: int, counted: int):
+        super().__init__(f"perft {depth} stopped after counting {counted} nodes")
+        self.depth = depth
+        self.counted = counted
+
+
+def perft(state, depth: int, stop=None) -> int:
+    """The count of RULES.md §10. `stop` (optional): a callable asked between nodes; once it
+    returns true, PerftStopped is raised with the count so far."""
     if depth < 0:
         raise PalaisError("perft depth must be >= 0")
+    if stop is not None:
+        tally = [0]
+        try:
+            _count(state, depth, stop, tally)
+        except _Stop:
+            raise PerftStopped(depth, tally[0]) from None
+        return tally[0]
     if depth == 0:
         return 1
     if state.is_terminal():
@@ -25,6 +51,33 @@ def perft(state, depth: int) -> int:
         child.apply(action)
         total += perft(child, depth - 1)
     return total
+
+
+class _Stop(Exception):
+    pass
+
+
+def _count(state, depth: int, stop, tally: list) -> None:
+    """Add perft(state, depth) to tally[0], asking stop() before each node."""
+    if stop():
+        raise _Stop
+    if depth == 0:
+        tally[0] += 1
+        return
+    if state.is_terminal():
+        return
+    fast = getattr(state, "perft", None)
+    if depth <= FAST_DEPTH and fast is not None:
+        tally[0] += fast(depth)
+        return
+    legal = state.legal_actions()
+    if depth == 1:
+        tally[0] += len(legal)
+        return
+    for action in legal:
+        child = state.copy()
+        child.apply(action)
+        _count(child, depth - 1, stop, tally)
 
 
 def perft_divide(state, depth: int) -> list:

@@ -4,7 +4,11 @@
 every read waits at most a stated time. It raises:
 - `EngineDied` when the process ends;
 - `EngineTimeout` when it stays silent too long;
-- `ProtocolViolation` when it answers out of protocol.
+- `ProtocolViolation` when it answers out of protocol; `InvalidOutput` (a ProtocolViolation,
+  its message starting "invalid output") at once for a line that is no PRI line where an
+  answer is due, and for a line that is no text at all: not UTF-8, holding a NUL or another
+  control character, or longer than MAX_LINE_BYTES. The reader reads bytes and decodes each
+  line itself (with errors="replace" for the transcript), so no byte can stop it.
 The tournament runner, `palais play`, the compliance check and the tests drive engines
 through it. Commands are the parser's own dataclasses (protocol/commands.py), written by
 `format_command`, so the client speaks exactly the grammar the engine parses:
@@ -50,6 +54,13 @@ class ProtocolViolation(ClientError):
     pass
 
 
+class InvalidOutput(ProtocolViolation):
+    """The engine wrote something that is not PRI: the tournament forfeits it at once."""
+
+    def __init__(self, why: str):
+        super().__init__(f"invalid output: {why}")
+
+
 SAFETY_TIMEOUT_S = 600.0
 """How long an engine may stay silent when no time budget bounds its answer (a search by
 iterations or nodes, the handshake): long enough that load alone never trips it."""
@@ -57,9 +68,16 @@ iterations or nodes, the handshake): long enough that load alone never trips it.
 CLOSE_GRACE_S = 2.0
 """How long `close()` waits after `quit`, and again after terminating, before the next step."""
 
+MAX_LINE_BYTES = 1 << 16
+"""The longest line an engine may write (64 KiB, far above any PRI line); a longer one is
+invalid output, and the reader skips the rest of it without keeping it."""
+
 _GROUPS = hasattr(os, "killpg")            # POSIX: engines get a process group of their own
 _PEEK = hasattr(os, "waitid")              # Linux and others: see an exit without reaping it
 
+
+PRI_WORDS = ("id", "option", "priok", "readyok", "info", "bestmove")
+"""The first words of the lines an engine writes (docs/protocol.md, Engine to GUI)."""
 
 MULTI_VALUE_KEYS = ("winprob", "score")
 REST_KEYS = ("pv", "string")
@@ -91,6 +109,36 @@ def parse_info(line: str) -> dict:
         out[key] = words[i + 1] if i + 1 < len(words) else ""
         i += 2
     return out
+
+
+@dataclass(frozen=True)
+class _Garbage:
+    """A line the reader could not take as text: why, and what it looked like."""
+    why: str
+    text: str
+
+
+def _shown(text: str, limit: int = 60) -> str:
+    return repr(text) if len(text) <= limit else f"{text[:limit]!r}... ({len(text)} characters)"
+
+
+def decode_line(raw: bytes):
+    """One line of engine output (its end of line removed) as text, or a _Garbage."""
+    raw = raw.removesuffix(b"\n").removesuffix(b"\r")
+    text = raw.decode("utf-8", errors="replace")
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return _Garbage(f"a line that is not UTF-8 (byte {exc.start + 1}): {_shown(text)}", text)
+    bad = next((c for c in text if (c < " " and c != "\t") or c == "\x7f"), None)
+    if bad is not None:
+        what = "a NUL byte" if bad == "\0" else f"a control character ({ord(bad):#04x})"
+        return _Garbage(f"a line holding {what}: {_shown(text)}", text)
+    return text
+
+
+def _not_pri(line: str, where: str) -> InvalidOutput:
+    return InvalidOutput(f"a line that is not PRI {where}: {_shown(line)}")
 
 
 @contextmanager
@@ -152,17 +200,33 @@ class EngineClient:
         try:
             with deferred_signals():       # a signal acts once the process is ours to close
                 self.process = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                                stderr=self._stderr, text=True, bufsize=1,
-                                                start_new_session=_GROUPS)
+                                                stderr=self._stderr, start_new_session=_GROUPS)
         except OSError as exc:
             raise EngineDied(f"cannot start {' '.join(self.command)}: {exc}") from None
         threading.Thread(target=self._pump, daemon=True).start()
         return self
 
     def _pump(self) -> None:
-        for line in self.process.stdout:
-            self._lines.put(line.rstrip("\n"))
-        self._lines.put(None)      # end of output
+        """The reader thread: each line of bytes, decoded or judged garbage; None at the end.
+        A line longer than MAX_LINE_BYTES is queued as garbage at once and its rest skipped."""
+        stream = self.process.stdout
+        try:
+            while True:
+                raw = stream.readline(MAX_LINE_BYTES + 1)
+                if not raw:
+                    break
+                if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+                    text = raw[:40].decode("utf-8", errors="replace")
+                    self._lines.put(_Garbage(f"a line longer than {MAX_LINE_BYTES} bytes, "
+                                             f"starting {text!r}", text + "..."))
+                    while raw and not raw.endswith(b"\n"):
+                        raw = stream.readline(MAX_LINE_BYTES + 1)
+                    continue
+                self._lines.put(decode_line(raw))
+        except (OSError, ValueError):      # the pipe closed under the reader
+            pass
+        finally:
+            self._lines.put(None)          # end of output
 
     def __enter__(self):
         return self if self.process is not None else self.start()     # started already: the same process
@@ -180,7 +244,7 @@ class EngineClient:
             raise EngineDied(f"the engine is not running (exit code {self.process and self.exit_code()})")
         self.transcript.append((">", line))
         try:
-            self.process.stdin.write(line + "\n")
+            self.process.stdin.write((line + "\n").encode("utf-8"))
             self.process.stdin.flush()
         except (BrokenPipeError, OSError):
             raise EngineDied("the engine closed its input") from None
@@ -194,6 +258,9 @@ class EngineClient:
             self._lines.put(None)
             self._wait_for_exit(5.0)
             raise EngineDied(f"the engine exited (code {self.exit_code()})")
+        if isinstance(line, _Garbage):
+            self.transcript.append(("<", line.text))
+            raise InvalidOutput(line.why)
         self.transcript.append(("<", line))
         return line
 
@@ -279,7 +346,7 @@ class EngineClient:
                 name = rest.split(" type ")[0]
                 info.options[name] = rest[len(name):].strip()
             elif not line.startswith("info "):
-                raise ProtocolViolation(f"unexpected line in the handshake: {line!r}")
+                raise _not_pri(line, "in the handshake")
 
     def is_ready(self, timeout: float | None = None) -> list:
         """Send isready and wait for readyok; returns the lines read before it."""
@@ -290,6 +357,8 @@ class EngineClient:
             line = self.read_line(max(0.0, deadline - time.monotonic()))
             if line == "readyok":
                 return seen
+            if line.split(" ", 1)[0] not in PRI_WORDS:
+                raise _not_pri(line, "before readyok")
             seen.append(line)
 
     def set_option(self, name: str, value=None) -> None:
@@ -326,4 +395,4 @@ class EngineClient:
                 if on_info is not None:
                     on_info(infos[-1])
             elif line != "readyok":
-                raise ProtocolViolation(f"unexpected line while searching: {line!r}")
+                raise _not_pri(line, "while searching")

@@ -2,15 +2,16 @@
 
 Blocking contracts (DESIGN.md habit 1):
 - `set_option`, `new_game` and `set_position` return at once. They refuse while a search
-  runs (EngineBusy), except after `stop`: then they wait for the stopped search's bestmove
-  (a short wait, bounded), so a GUI may pipeline `stop`, `position`, `go`.
+  (or a tool: `hint`, `perft`) runs (EngineError), except after `stop`: then they wait for
+  the stopped job's answer (a short wait, bounded), so a GUI may pipeline `stop`, `position`, `go`.
 - `go` never blocks (but as above after `stop`). The search runs on a worker thread, whose
   work is nogil C in chunks; `on_info`, `on_message` and `on_bestmove` are called from
   that thread, `on_bestmove` exactly once, even when the search fails.
-- `stop` never blocks. A `stop` with no search running is ignored.
-- `wait` blocks until the running search has reported its bestmove.
+- `run_tool` runs a tool the same way: on a worker thread, stopped by `stop`, one `on_done`.
+- `stop` never blocks. A `stop` with nothing running is ignored.
+- `wait` blocks until the running job has given its answer.
 - `prepare` (isready) makes the player; with Threads > 1 it blocks until the search
-  processes are up.
+  processes are up. During a job it does nothing (so `isready` is answered at once).
 The facade knows nothing of text lines: the server formats what it reports.
 """
 
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 from engine.components import default_components
 from engine.constants import S_DRAW
 from engine.errors import PalaisError
+from engine.numbers import MAX_DIGITS, integer, shown
 from search.params import KNOBS, USES_VALUE, Knob, SearchLimits, SearchParams, tree_memory_cap_mb
 from search.players import make_player
 from search.timeman import clock_time_ms
@@ -84,12 +86,13 @@ class OptionSpec:
                 raise EngineError(f"option {self.name}: {why}")
             return value
         if self.type == "spin":
-            try:
-                value = int(text)
-            except (TypeError, ValueError):
-                raise EngineError(f"option {self.name}: expected a whole number, got {text!r}") from None
+            value = None if text is None else integer(text.strip())
+            if value is None:
+                raise EngineError(f"option {self.name}: expected a whole number, got "
+                                  f"{text if text is None else shown(text)}")
             if not self.low <= value <= self.high:
-                raise EngineError(f"option {self.name}: {value} is outside {self.low}..{self.high}")
+                said = value if abs(value) < 10 ** MAX_DIGITS else shown(text.strip())
+                raise EngineError(f"option {self.name}: {said} is outside {self.low}..{self.high}")
             return value
         if self.type == "check":
             if text not in ("true", "false"):
@@ -146,13 +149,14 @@ class Report:
     final: bool
 
 
-class _Search:
-    """One `go`: its thread, its stop request, and how far its bestmove is."""
+class _Job:
+    """One `go` (or tool): its thread, its stop request, and how far its answer is."""
 
-    def __init__(self):
+    def __init__(self, during: str = "a search"):
+        self.during = during             # what runs, for the refusal "cannot ... during <it>"
         self.stop = threading.Event()
-        self.reported = False            # the bestmove is being written: the engine is idle
-        self.done = threading.Event()    # the bestmove line is written
+        self.reported = False            # the answer is being written: the engine is idle
+        self.done = threading.Event()    # the answer is written
         self.thread = None
 
 
@@ -168,7 +172,7 @@ class Engine:
         self.seat = None
         self.has_position = False
         self._player = None
-        self._current = None          # the latest _Search
+        self._current = None          # the latest _Job (a search or a tool)
         self._lock = threading.Lock()  # between stop() (reader) and the search thread
 
     # ------------------------------------------------------------------ options, position
@@ -187,9 +191,9 @@ class Engine:
         if search is None or search.done.is_set():
             return
         if not search.stop.is_set() and not search.reported:
-            raise EngineError(f"cannot {what} during a search; send stop first")
+            raise EngineError(f"cannot {what} during {search.during}; send stop first")
         if not search.done.wait(STOPPING_WAIT_S):
-            raise EngineError(f"cannot {what}: the stopped search has not answered yet")
+            raise EngineError(f"cannot {what}: the stopped {search.during.split()[-1]} has not answered yet")
 
     def set_option(self, name: str, text) -> None:
         self.ensure_idle("set an option")
@@ -265,14 +269,58 @@ class Engine:
         self.ensure_idle("start a search")
         if not self.has_position:
             raise EngineError("no position: send 'position ...' first")
+        self.check_clocks(command)
         limits = self.limits_for(command)
         multipv = command.multipv or self.values["MultiPV"]
-        search = _Search()
+        search = _Job()
         search.thread = threading.Thread(
             target=self._run, daemon=True,
             args=(search, limits, multipv, on_info, on_bestmove, on_message or (lambda _text: None)))
         self._current = search
         search.thread.start()
+
+    def check_clocks(self, go: Go) -> None:
+        """Refuse a clock (or increment) of a seat that is not in the game, and clocks none of
+        which is the seat to move's (that seat would have no clock: an endless search).
+        At the end of the game (no seat to move) only the first rule applies."""
+        if self.view is None:
+            return
+        players = self.view.n_players
+        for pairs, word in ((go.time_ms, "time"), (go.inc_ms, "inc")):
+            for seat, _ in pairs:
+                if seat >= players:
+                    raise EngineError(f"go: p{seat + 1}{word}: there is no seat {seat + 1} "
+                                      f"in a {players}-player game")
+        if go.time_ms and self.seat not in dict(go.time_ms):
+            given = ", ".join(f"p{seat + 1}time" for seat, _ in go.time_ms)
+            raise EngineError(f"go: seat {self.seat + 1} is to move but has no clock "
+                              f"(given: {given}); send p{self.seat + 1}time too")
+
+    def run_tool(self, what: str, during: str, work, on_done) -> None:
+        """Run `work(stop)` on a worker thread, as a search runs: never blocks (but after
+        `stop`, as `go`); `stop` is a threading.Event set by stop() and close(). Then
+        `on_done(result, failure)` is called once from that thread (failure: the exception
+        `work` raised, else None), after the engine is idle again."""
+        self.ensure_idle(what)
+        job = _Job(during)
+
+        def run():
+            result = failure = None
+            try:
+                result = work(job.stop)
+            except Exception as exc:
+                failure = exc
+            finally:
+                with self._lock:
+                    job.reported = True
+                try:
+                    on_done(result, failure)
+                finally:
+                    job.done.set()
+
+        job.thread = threading.Thread(target=run, daemon=True)
+        self._current = job
+        job.thread.start()
 
     def _run(self, search, limits, multipv, on_info, on_bestmove, on_message) -> None:
         """The search thread: one bestmove, whatever happens; a failed search answers with a
@@ -350,7 +398,7 @@ class Engine:
         return result.best_turn
 
     def stop(self) -> None:
-        """Ask the running search to end; never blocks. Ignored when no search runs."""
+        """Ask the running search (or tool) to end; never blocks. Ignored when none runs."""
         with self._lock:
             search = self._current
             if search is None or search.reported:
@@ -361,7 +409,7 @@ class Engine:
             player.stop()                 # ignored by the player if its search has ended
 
     def wait(self, timeout: float | None = None) -> bool:
-        """Block until the running search has reported its bestmove (False on timeout)."""
+        """Block until the running search (or tool) has given its answer (False on timeout)."""
         search = self._current
         if search is None:
             return True

@@ -11,6 +11,7 @@ back here as the same command, so what the client sends is what the engine will 
 from __future__ import annotations
 
 from engine.errors import PalaisError
+from engine.numbers import integer, shown
 
 from .commands import (Bench, Display, Go, Hint, IsReady, NewGame, ParseError, Perft,
                        PositionStart, PositionString, Pri, Quit, SetOption, Stop)
@@ -23,17 +24,21 @@ class _Bad(Exception):
     """Raised inside the parse functions; turned into a ParseError by parse_line."""
 
 
+def _whole(text: str, what: str, low: int, high: int) -> int:
+    """A number of the line: ASCII digits only (engine/numbers.py; no '+', '_' or other
+    scripts' digits), judged by its length before it is converted, in low..high."""
+    value = integer(text)
+    if value is None:
+        raise _Bad(f"'{what}' needs a whole number, got {shown(text)}")
+    if not low <= value <= high:
+        raise _Bad(f"'{what}' must be in {low}..{high}, got {value if len(text) <= 24 else shown(text)}")
+    return value
+
+
 def _number(words, i, what, low=0, high=MAX_COUNT) -> int:
     if i >= len(words):
         raise _Bad(f"'{what}' needs a number after it")
-    text = words[i]
-    try:
-        value = int(text)
-    except ValueError:
-        raise _Bad(f"'{what}' needs a whole number, got '{text}'") from None
-    if not low <= value <= high:
-        raise _Bad(f"'{what}' must be in {low}..{high}, got {value}")
-    return value
+    return _whole(words[i], what, low, high)
 
 
 def _no_arguments(command):
@@ -108,9 +113,10 @@ def _position(words):
                 fields["layout"] = rooms
             elif key == "deal":
                 tiles = value.split(",")
-                if len(tiles) != 36 or not all(t.isdigit() for t in tiles):
+                if len(tiles) != 36:
                     raise _Bad(f"'deal' lists 36 tile numbers separated by ',', got {len(tiles)} items")
-                fields["deal"] = tuple(int(t) for t in tiles)
+                fields["deal"] = tuple(_whole(t, f"deal item {k}", 0, MAX_COUNT)
+                                       for k, t in enumerate(tiles, 1))
             else:
                 pairs = []
                 for item in value.split(","):

@@ -69,9 +69,7 @@ class Server:
         except PalaisError as exc:
             self.error(str(exc))
         except Exception as exc:                # a defect: say so, keep serving
-            traceback.print_exc(file=sys.stderr)
-            word = line.split()[0] if line.split() else ""
-            self.error(f"internal error in '{word}': {type(exc).__name__}: {exc}")
+            self._defect(line.split()[0] if line.split() else "", exc)
         return True
 
     def run(self, lines) -> None:
@@ -142,8 +140,17 @@ class Server:
             self.send(f"info string {line}")
 
     def on_perft(self, command):
-        count = self._need_position().perft(command.depth)
-        self.send(f"info string perft {command.depth} nodes {count}")
+        from engine.perft import PerftStopped, perft
+        self.engine.ensure_idle("count perft")
+        view = self._need_position()
+        depth = command.depth
+
+        def count(stop):
+            try:
+                return [f"perft {depth} nodes {perft(view, depth, stop=stop.is_set)}"]
+            except PerftStopped as stopped:
+                return [f"perft {depth} stopped: {stopped.counted} nodes counted so far"]
+        self.engine.run_tool("count perft", "perft", count, self._tool_done("perft"))
 
     def on_bench(self, _):
         from search.signature import signature
@@ -157,11 +164,35 @@ class Server:
         limits = SearchLimits(iterations=command.iterations, time_ms=command.movetime_ms) \
             if (command.iterations or command.movetime_ms) else None    # None: the hint default
         params = self.engine.params()
-        analysis = analyse_turn(view, limits, top=command.top, seed=params.seed, params=params)
-        seat = analysis.seat
-        for rank, c in enumerate(analysis.candidates, 1):
-            self.send(f"info string hint {rank}: {turn_to_text(c.turn)} | win {c.win_prob[seat]:.0%} "
-                      f"| expected VP {c.expected_score[seat]:.1f} | {c.visits} visits")
+
+        def hint(stop):
+            analysis = analyse_turn(view, limits, top=command.top, seed=params.seed, params=params,
+                                    stop=stop)
+            seat = analysis.seat
+            lines = [f"hint {rank}: {turn_to_text(c.turn)} | win {c.win_prob[seat]:.0%} "
+                     f"| expected VP {c.expected_score[seat]:.1f} | {c.visits} visits"
+                     for rank, c in enumerate(analysis.candidates, 1)]
+            end = "stopped" if stop.is_set() else "done"
+            return lines + [f"hint {end}: {len(analysis.candidates)} candidates, "
+                            f"{analysis.iterations} iterations"]
+        self.engine.run_tool("give a hint", "a hint", hint, self._tool_done("hint"))
+
+    def _tool_done(self, word: str):
+        """What a tool's worker calls at its end: its `info string` lines, or its error."""
+        def done(texts, failure):
+            if failure is None:
+                for text in texts:
+                    self._info_string(text)
+            elif isinstance(failure, PalaisError):
+                self.error(str(failure))
+            else:
+                self._defect(word, failure)
+        return done
+
+    def _defect(self, word: str, exc: BaseException) -> None:
+        """An unexpected failure: its traceback on stderr, one error line, and the engine goes on."""
+        traceback.print_exception(exc, file=sys.stderr)
+        self.error(f"internal error in '{word}': {type(exc).__name__}: {exc}")
 
 
 def info_lines(result, final: bool) -> list:

@@ -71,6 +71,10 @@ def start_state(command, components: ComponentSet):
         layout = [ROOM_INDEX[r.upper()] for r in command.layout]
     deal = None
     if command.deal is not None:
+        count = len(components.tiles)
+        wrong = [number for number in command.deal if not 1 <= number <= count]
+        if wrong:
+            raise PositionError(f"deal: tile {wrong[0]} is not in the component set (tiles 1..{count})")
         deal = [number - 1 for number in command.deal]
     try:
         return State.new_game(command.players, seed=command.seed, components=components,

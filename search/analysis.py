@@ -91,8 +91,10 @@ def distinct_turns(tree, root, seat: int, top: int, min_visits: int) -> list:
 
 
 def analyse_turn(state, limits: SearchLimits | None = None, top: int = 3, seed: int = 0,
-                 params: SearchParams | None = None, callback=None) -> TurnAnalysis:
-    """The `top` best distinct ways for the seat to move to finish its turn (Steps 1-4)."""
+                 params: SearchParams | None = None, callback=None, stop=None) -> TurnAnalysis:
+    """The `top` best distinct ways for the seat to move to finish its turn (Steps 1-4).
+    `stop` (optional, a threading.Event): once it is set, the search ends at the end of its
+    current chunk of iterations and the analysis ranks what it has searched so far."""
     seat = check_decision(state)
     if top < 1:
         raise PalaisError("top must be at least 1")
@@ -103,8 +105,14 @@ def analyse_turn(state, limits: SearchLimits | None = None, top: int = 3, seed: 
         # value's cutoff would report the static estimate there instead)
         params = params.with_(leaf_eval="heuristic")
     searcher = MCTSSearch(params)
+
+    def progress(p):
+        if stop is not None and stop.is_set():
+            searcher.stop()
+        if callback is not None:
+            callback(p)
     result = searcher.search(view, seat, limits or SearchLimits(iterations=DEFAULT_ITERATIONS),
-                             callback=callback, top_k=1)
+                             callback=progress if (callback is not None or stop is not None) else None, top_k=1)
     tree = searcher.last_tree
     min_visits = max(1, int(FIRST_SHARE * result.iterations))
     while True:

@@ -12,6 +12,7 @@ import os
 from dataclasses import dataclass, field, fields, replace
 
 from engine.errors import PalaisError
+from engine.numbers import MAX_DIGITS, decimal, integer, shown
 
 from .algorithms import ALGORITHMS
 
@@ -67,16 +68,18 @@ class Knob:
             if text.lower() not in ("true", "false", "1", "0"):
                 raise ValueError(f"expected true or false, got {text!r}")
             return text.lower() in ("true", "1")
-        if self.kind is int:
-            try:
-                return int(text)
-            except ValueError:
-                raise ValueError(f"expected a whole number, got {text!r}") from None
+        if self.kind is int:           # ASCII digits only (engine/numbers.py), as every reader
+            value = integer(text)
+            if value is None:
+                raise ValueError(f"expected a whole number, got {shown(text)}")
+            if abs(value) >= 10 ** MAX_DIGITS:         # too long to be in any range
+                raise ValueError(f"{shown(text)} is out of range (more than {MAX_DIGITS} digits)")
+            return value
         if self.kind is float:
-            try:
-                return float(text)
-            except ValueError:
-                raise ValueError(f"expected a number, got {text!r}") from None
+            value = decimal(text)
+            if value is None:
+                raise ValueError(f"expected a number, got {shown(text)}")
+            return value
         return text
 
     def problem(self, value) -> str | None:

@@ -7,6 +7,7 @@ stopped playing: it then moved both its STAIRS servants to the MINT, leaving its
 moves for the rest of the game, and ended with 3 VP on 48 unspent gold.
 """
 
+import re
 from pathlib import Path
 
 import pytest
@@ -225,7 +226,10 @@ def test_pri_hint_palais_hint_and_the_analysis_core_agree():
     server = Server(out)
     server.handle(f"position pos {position_to_string(state.view(seat))}")
     server.handle("hint top 3 iterations 3000")
-    sent = [line for line in out.getvalue().splitlines() if line.startswith("info string hint")]
+    assert server.engine.wait(60)                   # the hint runs off the reader thread
+    lines = out.getvalue().splitlines()
+    assert lines[-1] == "info string hint done: 3 candidates, 3000 iterations"
+    sent = [line for line in lines if re.match(r"info string hint \d+: ", line)]
     core = analyse_turn(state, SearchLimits(iterations=3000), top=3, seed=0)
     assert len(sent) == len(core.candidates) == 3
     for line, cand in zip(sent, core.candidates):

@@ -85,3 +85,54 @@ def test_cli_perft_rejects_a_bad_position_with_a_clear_message():
     result = CliRunner().invoke(cli_main, ["perft", "2", "--position", "pr1 players=9"])
     assert result.exit_code != 0
     assert "Error:" in result.output and "position" in result.output
+
+
+# ---- a stoppable perft (PRI `perft` runs it on a worker thread) -------------------------
+STOPPABLE_NODE_LIMIT = 2_000_000
+
+
+@pytest.mark.parametrize("position,counts", CASES)
+def test_a_stoppable_perft_counts_what_the_c_perft_counts(position, counts):
+    state = state_from_position(position, impl=State)
+    for depth, expected in enumerate(counts, start=1):
+        if expected > STOPPABLE_NODE_LIMIT:
+            break
+        assert perft(state, depth, stop=lambda: False) == expected
+    assert perft(state, 0, stop=lambda: False) == 1
+
+
+@pytest.mark.parametrize("position,counts", CASES[:6])
+def test_a_stoppable_perft_agrees_on_the_reference_twin(position, counts):
+    state = state_from_position(position, impl=ReferenceState)    # no C perft: all in Python
+    for depth, expected in enumerate(counts, start=1):
+        if expected > TWIN_NODE_LIMIT:
+            break
+        assert perft(state, depth, stop=lambda: False) == expected
+
+
+def test_a_stoppable_perft_counts_a_seats_view_as_the_c_perft_does():
+    from engine.random_play import random_action
+    from engine.rng import Rng
+    state = State.new_game(3, seed=7)
+    rng = Rng(7)
+    for _ in range(80):
+        state.apply(random_action(state, rng))
+    view = state.view(state.to_move)
+    assert [perft(view, d, stop=lambda: False) for d in range(1, 6)] == [view.perft(d) for d in range(1, 6)]
+
+
+def test_a_stopped_perft_says_what_it_had_counted():
+    from engine.perft import PerftStopped
+    state = State.new_game(2, seed=1)
+    asked = []
+
+    def stop():
+        asked.append(1)
+        return len(asked) > 50
+    with pytest.raises(PerftStopped) as stopped:
+        perft(state, 12, stop=stop)
+    assert stopped.value.depth == 12 and stopped.value.counted > 0    # the finished subtrees
+    assert "perft 12 stopped after counting" in str(stopped.value)
+    with pytest.raises(PerftStopped) as at_once:
+        perft(state, 3, stop=lambda: True)
+    assert at_once.value.counted == 0

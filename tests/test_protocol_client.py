@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from protocol.client import EngineClient, EngineDied, EngineTimeout, ProtocolViolation, parse_info
+from protocol.client import (EngineClient, EngineDied, EngineTimeout, InvalidOutput, ProtocolViolation,
+                             parse_info)
 from protocol.commands import Go, PositionStart
 from protocol.compliance import Compliance
 
@@ -85,3 +86,47 @@ def test_a_started_client_entered_with_with_keeps_its_one_process(pid_file):
     assert first.returncode is not None
     assert len(pids(pid_file)) == 2 and left_running(pid_file) == []
     client.close()                                        # closing again does nothing
+
+
+# ---------------------------------------------------------------------- garbage from an engine
+def test_each_line_is_decoded_by_the_client_and_garbage_is_named():
+    from protocol.client import decode_line
+    assert decode_line(b"readyok\n") == "readyok" and decode_line(b"readyok\r\n") == "readyok"
+    assert decode_line("info string café\tok\n".encode()) == "info string café\tok"
+    for raw, why in [(b"info string \xff\xfe\n", "not UTF-8 (byte 13)"), (b"bestmove \x00\n", "a NUL byte"),
+                     (b"info \x1b[31m\n", "a control character (0x1b)"), (b"read\ryok\n", "(0x0d)")]:
+        garbage = decode_line(raw)
+        assert not isinstance(garbage, str) and why in garbage.why
+
+
+def writer(*chunks: str) -> list:
+    """An engine that writes `chunks` (Python expressions giving bytes), then waits for the
+    end of its input."""
+    code = ("import sys\n" + "".join(f"sys.stdout.buffer.write({c}); sys.stdout.buffer.flush()\n" for c in chunks)
+            + "sys.stdin.read()\n")
+    return [sys.executable, "-c", code]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("garbage,why", [
+    (r"b'\xff\xfe\xfd\n'", "a line that is not UTF-8"),
+    (r"b'bestmove a1\x00\n'", "a line holding a NUL byte"),
+    (r"b'info string ' + b'x' * (1 << 21) + b'\n'", "a line longer than 65536 bytes"),
+])
+def test_garbage_is_invalid_output_at_once_and_the_reader_goes_on(garbage, why):
+    with EngineClient(writer(garbage, r"b'readyok\n'"), read_timeout=30) as client:
+        with pytest.raises(InvalidOutput, match=f"^invalid output: {why}"):
+            client.read_line()                      # at once, not after the 30 s
+        assert client.read_line() == "readyok"      # the reader thread survived the garbage
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("reply,call", [
+    (r"b'thinking hard\n'", lambda client: client.read_bestmove(30)),
+    (r"b'ok, ready\n'", lambda client: client.is_ready(30)),
+    (r"b'hello there\n'", lambda client: client.handshake(30)),
+])
+def test_a_line_that_is_not_pri_where_an_answer_is_due_is_invalid_output(reply, call):
+    with EngineClient(writer(reply), read_timeout=30) as client:
+        with pytest.raises(InvalidOutput, match="^invalid output: a line that is not PRI"):
+            call(client)

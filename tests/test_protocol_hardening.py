@@ -216,6 +216,39 @@ def test_a_stop_with_no_search_running_does_not_cut_the_next_search(engine):
     assert final and final[0].startswith("info iterations 300 ")
 
 
+@pytest.mark.slow
+def test_perft_12_leaves_the_engine_answering_isready_and_stop_ends_it(engine):
+    engine.send("position start players 2 seed 1", "perft 12", "isready")
+    assert engine.until(lambda line: line == "readyok") == ["readyok"]     # within WAIT_S
+    engine.send("stop")
+    stopped = engine.until(lambda line: line.startswith("info string perft"))
+    assert re.fullmatch(r"info string perft 12 stopped: \d+ nodes counted so far", stopped[-1])
+    engine.send("perft 3")
+    assert engine.until(lambda line: line.startswith("info string perft")) == ["info string perft 3 nodes 729"]
+
+
+@pytest.mark.slow
+def test_hint_for_a_minute_leaves_the_engine_answering_isready_and_stop_ends_it(engine):
+    engine.send("position start players 2 seed 1", "hint movetime 60000", "isready")
+    assert engine.until(lambda line: line == "readyok") == ["readyok"]
+    engine.send("stop")
+    lines = engine.until(lambda line: line.startswith("info string hint stopped: "))
+    assert any(line.startswith("info string hint 1: ") for line in lines)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("job", ["perft 12", "hint movetime 60000"])
+@pytest.mark.parametrize("end", ["quit", "end of input"])
+def test_quit_and_the_end_of_input_end_the_engine_during_perft_or_hint(engine, job, end):
+    engine.send("position start players 2 seed 1", job, "isready")
+    engine.until(lambda line: line == "readyok")
+    if end == "quit":
+        engine.send("quit")
+    else:
+        engine.process.stdin.close()
+    assert engine.exits() == 0                   # within WAIT_S; before, perft 12 needed SIGKILL
+
+
 # ---------------------------------------------------------------------- in-process failures
 Session = ServerSession
 

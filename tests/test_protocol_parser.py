@@ -80,6 +80,36 @@ def test_malformed_lines_say_what_is_wrong(line, words):
     assert words in result.message
 
 
+TILES = ",".join(str(t) for t in range(2, 37))      # tiles 2..36: a deal lacks its first item
+
+
+@pytest.mark.parametrize("line,words", [
+    (f"position start players 2 deal ²,{TILES}", "'deal item 1' needs a whole number, got '²'"),
+    (f"position start players 2 deal {'9' * 5000},{TILES}",
+     "'deal item 1' must be in 0..1000000000000, got '999999999999999999999999'... (5000 characters)"),
+    (f"position start players 2 deal +1,{TILES}", "'deal item 1' needs a whole number, got '+1'"),
+    ("perft +5", "'perft' needs a whole number, got '+5'"),
+    ("perft ٣", "'perft' needs a whole number, got '٣'"),
+    ("perft ²", "'perft' needs a whole number, got '²'"),
+    ("go movetime 1_000", "'movetime' needs a whole number, got '1_000'"),
+    ("go p1time ١٠٠٠", "'p1time' needs a whole number, got '١٠٠٠'"),
+    ("go nodes 0x10", "'nodes' needs a whole number, got '0x10'"),
+    ("go iterations " + "9" * 5000, "'iterations' must be in 1..1000000000000, got '999"),
+    ("position start players ٢", "'players' needs a whole number, got '٢'"),
+    ("position start players 2 seed +5", "'seed' needs a whole number, got '+5'"),
+    ("position start players 2 seed " + "1" * 5000, "(5000 characters)"),
+    ("hint top ³", "'top' needs a whole number, got '³'"),
+    ("hint iterations 1_000", "'iterations' needs a whole number, got '1_000'"),
+])
+def test_a_number_is_ascii_digits_judged_by_its_length(line, words):
+    """engine/numbers.py reads every number of a line: int() would take '+5', '1_000' and
+    other scripts' digits, fail on '²' with a ValueError, and refuse 5,000 digits only after
+    counting them; the error line stays short whatever the number's length."""
+    result = parse_line(line)
+    assert isinstance(result, ParseError), result
+    assert words in result.message and len(result.message) < 200
+
+
 @settings(max_examples=3000, derandomize=True)
 @given(st.one_of(
     st.text(max_size=80),

@@ -156,8 +156,133 @@ def test_position_can_load_another_component_set(tmp_path):
     path = tmp_path / "set.toml"
     path.write_text(toml)
     s = Session()
-    s.send(f"position start players 2 seed 1 components {path}", "perft 2", f"position start players 2 components {tmp_path}/missing.toml", "isready")
-    lines = s.new_lines()
-    assert lines[0] == "info string perft 2 nodes 81"
+    s.send(f"position start players 2 seed 1 components {path}", "perft 2")
+    assert s.new_lines() == ["info string perft 2 nodes 81"]      # perft runs as a search does
+    s.send(f"position start players 2 components {tmp_path}/missing.toml", "isready")
+    lines = [""] + s.new_lines()
     assert lines[1].startswith("info string error: components: ") and "missing.toml" in lines[1]
     assert s.server.engine.view.components.name == "my-set"
+
+
+# ---------------------------------------------------------------------- numbers and clocks
+TILES = ",".join(str(t) for t in range(2, 37))
+
+
+@pytest.mark.parametrize("line,words", [
+    (f"position start players 2 deal ²,{TILES}", "'deal item 1' needs a whole number, got '²'"),
+    (f"position start players 2 deal {'9' * 5000},{TILES}", "(5000 characters)"),
+    (f"position start players 2 deal 43,{TILES}", "deal: tile 43 is not in the component set (tiles 1..42)"),
+    (f"position start players 2 deal 0,{TILES}", "deal: tile 0 is not in the component set"),
+    ("perft +5", "'perft' needs a whole number, got '+5'"),
+    ("go movetime 1_000", "'movetime' needs a whole number, got '1_000'"),
+    ("hint top ٣", "'top' needs a whole number, got '٣'"),
+    ("setoption name MultiPV value +2", "option MultiPV: expected a whole number, got '+2'"),
+    ("setoption name Move Overhead value ٣", "option Move Overhead: expected a whole number, got '٣'"),
+    ("setoption name Move Overhead value " + "9" * 5000, "(5000 characters) is outside 0..10000"),
+    ("setoption name Seed value 1_000", "option Seed: expected a whole number, got '1_000'"),
+    ("setoption name Threads value ²", "option Threads: expected a whole number, got '²'"),
+    ("setoption name Exploration value 1_0", "option Exploration: expected a number, got '1_0'"),
+    ("setoption name Exploration value nan", "option Exploration: expected a number, got 'nan'"),
+    ("setoption name Rollout Turns value +4", "option Rollout Turns: expected a whole number, got '+4'"),
+])
+def test_a_bad_number_is_one_short_error_line_without_a_traceback(line, words, capsys):
+    s = Session()
+    s.send(line, "isready")
+    lines = s.new_lines()
+    assert len(lines) == 2 and lines[0].startswith("info string error: ") and lines[1] == "readyok"
+    assert words in lines[0] and len(lines[0]) < 200 and "internal error" not in lines[0]
+    assert "Traceback" not in capsys.readouterr().err
+    assert s.server.engine.values["MultiPV"] == 1 and s.server.engine.values["Seed"] == 0
+
+
+@pytest.mark.parametrize("players,line,words", [
+    (2, "go p2time 3000", "go: seat 1 is to move but has no clock (given: p2time); send p1time too"),
+    (2, "go p2time 3000 p1inc 100", "go: seat 1 is to move but has no clock"),
+    (2, "go p3time 3000", "go: p3time: there is no seat 3 in a 2-player game"),
+    (2, "go p1time 3000 p2time 3000 p3inc 100", "go: p3inc: there is no seat 3 in a 2-player game"),
+    (3, "go p1time 3000 p4time 3000", "go: p4time: there is no seat 4 in a 3-player game"),
+    (4, "go p2time 3000 p3time 3000 p4time 3000 movetime 100", "go: seat 1 is to move but has no clock"),
+])
+def test_a_go_with_no_clock_for_the_seat_to_move_or_a_seat_not_in_the_game_is_refused(players, line, words):
+    """Before: such a go searched until `stop` (the seat to move had no clock, no limit)."""
+    s = Session()
+    s.send(f"position start players {players} seed 1", line, "isready")
+    lines = s.new_lines()
+    assert len(lines) == 2 and lines[0].startswith("info string error: go: ") and lines[1] == "readyok"
+    assert words in lines[0] and not s.server.engine.busy()
+    s.send("go p1time 3000 " + " ".join(f"p{q}time 3000" for q in range(2, players + 1)))
+    lines = s.new_lines()                             # every seat's clock: a search, as before
+    assert lines[-1].startswith("bestmove ") and not any("error" in l for l in lines)
+
+
+def test_the_seat_to_move_is_the_one_whose_clock_is_needed():
+    tokens, seat, _ = game_prefix(3, 4, lambda st: not st.is_chance() and st.to_move == 1 and st.round >= 2)
+    s = Session()
+    s.send(f"position start players 3 seed 4 moves {' '.join(tokens)}", "go p1time 3000 p3time 3000", "isready")
+    assert s.new_lines() == ["info string error: go: seat 2 is to move but has no clock "
+                             "(given: p1time, p3time); send p2time too", "readyok"]
+
+
+# ---------------------------------------------------------------------- perft and hint as jobs
+def handled_within(server, line: str, seconds: float = 10.0) -> bool:
+    """Whether server.handle(line) returns within `seconds` (on a thread: a handler that
+    blocks the reader cannot hang the test)."""
+    import threading
+    thread = threading.Thread(target=server.handle, args=(line,), daemon=True)
+    thread.start()
+    thread.join(seconds)
+    return not thread.is_alive()
+
+
+def test_perft_runs_off_the_reader_isready_is_answered_and_stop_ends_it_with_the_count_so_far():
+    s = Session()
+    s.send("position start players 2 seed 1")
+    assert handled_within(s.server, "perft 12"), "perft 12 blocked the reader"
+    s.send("isready", "go movetime 10", "hint", "position start players 2 seed 2", "stop")
+    lines = s.new_lines()
+    assert lines[:4] == ["readyok",
+                         "info string error: cannot start a search during perft; send stop first",
+                         "info string error: cannot give a hint during perft; send stop first",
+                         "info string error: cannot change the position during perft; send stop first"]
+    assert len(lines) == 5 and re.fullmatch(r"info string perft 12 stopped: \d+ nodes counted so far", lines[4])
+    s.send("perft 12", "stop", "perft 3")             # pipelined: perft 3 waits for the stopped one
+    lines = s.new_lines()
+    assert len(lines) == 2 and "perft 12 stopped" in lines[0] and lines[1] == "info string perft 3 nodes 729"
+
+
+def test_hint_runs_off_the_reader_and_stop_ends_it_with_what_it_found():
+    s = Session()
+    s.send("position start players 2 seed 1")
+    assert handled_within(s.server, "hint movetime 60000"), "hint blocked the reader"
+    s.send("isready", "stop")
+    lines = s.new_lines()
+    assert lines[0] == "readyok"
+    assert re.fullmatch(r"info string hint stopped: [1-3] candidates, \d+ iterations", lines[-1])
+    assert lines[1:-1] and all(re.match(r"info string hint [1-3]: ", l) for l in lines[1:-1])
+
+
+def test_a_hint_without_a_decision_is_one_error_line():
+    state = State.new_game(2, seed=6)
+    rng = Rng(6)
+    played = []
+    while not state.is_terminal():
+        action = random_action(state, rng)
+        played.append(action_to_token(action))
+        state.apply(action)
+    s = Session()
+    s.send(f"position start players 2 seed 6 moves {' '.join(played)}", "hint", "perft 2", "isready")
+    assert s.new_lines() == ["info string error: no position: send 'position ...' first (or the game is over)"] * 2 \
+        + ["readyok"]
+
+
+@pytest.mark.parametrize("end", ["quit", "end of input"])
+def test_quit_and_the_end_of_input_end_a_running_perft_or_hint(end):
+    import threading
+    for job in ("perft 12", "hint movetime 60000"):
+        s = Session()
+        lines = ["position start players 2 seed 1", job] + (["quit"] if end == "quit" else [])
+        serving = threading.Thread(target=s.server.run, args=(iter(lines),), daemon=True)
+        serving.start()
+        serving.join(15)                                # generous: the job ends at its next step
+        assert not serving.is_alive(), f"{job}: {end} did not end the server"
+        assert s.server.engine.wait(5)

@@ -110,6 +110,8 @@ def test_a_knob_refuses_a_value_outside_its_range_with_the_same_reason_at_both_e
         assert reason.startswith(f"{knob.name}: ")
         reason = reason[len(knob.name) + 2:]
         assert text in reason                       # it names the value it refuses
+        if isinstance(value, float) and math.isnan(value):
+            reason = f"expected a number, got {text!r}"    # NaN is a value, but 'nan' is no number's text
         if knob.pri:
             with pytest.raises(EngineError) as pri:
                 through_pri(knob, text)
@@ -126,3 +128,24 @@ def test_text_that_is_no_value_is_refused_with_the_same_reason_at_both_ends():
         through_pri(exploration, "lots")
     with pytest.raises(PalaisError, match=r"^exploration: expected a number, got 'lots'$"):
         through_tune(exploration, "lots")
+
+
+@pytest.mark.parametrize("name,text", [
+    ("exploration", "1_0"), ("exploration", "٣"), ("exploration", "+5"), ("exploration", "inf"),
+    ("exploration", "nan"), ("exploration", "0x1"), ("seed", "+5"), ("seed", "1_000"), ("seed", "٣"),
+    ("seed", "²"), ("rollout_turns", "--1"), ("rollout_turns", "−1")])
+def test_a_number_is_ascii_digits_at_both_ends(name, text):
+    """Only ASCII digits spell a number (engine/numbers.py): int() and float() take '+5',
+    '1_000' and other scripts' digits, and float() takes 'inf' and 'nan'."""
+    knob = next(k for k in KNOBS if k.name == name)
+    with pytest.raises(EngineError, match=r"^option [A-Za-z ]+: expected a (whole )?number, got '"):
+        through_pri(knob, text)
+    if name in TUNABLE:
+        with pytest.raises(PalaisError, match=rf"^{name}: expected a (whole )?number, got '"):
+            through_tune(knob, text)
+
+
+def test_a_number_too_long_for_any_range_is_refused_by_its_length():
+    seed = next(k for k in KNOBS if k.name == "seed")
+    with pytest.raises(EngineError, match=r"^option Seed: '9999.*\(5000 characters\) is out of range \(more than 20 digits\)$"):
+        through_pri(seed, "9" * 5000)

@@ -4,6 +4,7 @@ import json
 import os
 import re
 import sys
+import time
 
 import pytest
 from click.testing import CliRunner
@@ -114,6 +115,20 @@ def test_a_broken_engine_loses_exactly_the_games_it_breaks(tmp_path, mode):
         else:
             assert g["forfeits"] == {}
     assert {f["engine"] for f in summary["forfeits"]} == {"broken"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", ["bad-utf8", "nul", "long-line", "garbage"])
+def test_an_engine_writing_garbage_forfeits_at_once_for_invalid_output(mode):
+    """Before: a byte that is not UTF-8 killed the client's reader, and the game waited for
+    the safety timeout (600 s by default, on every game of an iterations run)."""
+    seats = [spec(f"name=good {OURS} option.Algorithm=greedy"),
+             spec(f'name=broken cmd="{PY} -m tournament.testing_engines --mode {mode} --after 2"')]
+    started = time.monotonic()
+    result = play_game(0, 3, seats, TimeControl(movetime_ms=None, iterations=20, safety_timeout_s=120))
+    assert list(result.forfeits) == ["1"] and "invalid output" in result.forfeits["1"]
+    assert result.returns == [1.0, 0.0]
+    assert time.monotonic() - started < 60          # generous; the broken engine says nothing more
 
 
 @pytest.mark.slow

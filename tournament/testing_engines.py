@@ -3,6 +3,7 @@
     python -m tournament.testing_engines --mode random --seed 3
     python -m tournament.testing_engines --mode crash|stall|illegal|garbage|slow --after N
     python -m tournament.testing_engines --mode deaf --launcher --pid-file FILE
+    python -m tournament.testing_engines --mode bad-utf8|nul|long-line --after N
 
 The random mover is palais-engine playing uniformly random legal actions from its own seed.
 A broken engine behaves like the random mover until its N-th `go`, then: `crash` exits
@@ -14,6 +15,11 @@ answers that one `go` a second late (as on a busy machine) and goes on as before
 and SIGTERM, so only SIGKILL stops it. `--launcher` runs the engine in a child process and
 waits for it, as a shell script starting an engine does; `--pid-file` appends the pid of
 every process of the engine to FILE, so a test can check that none is left.
+
+The byte-garbage engines answer their N-th `go` with output that is no PRI text, then say
+nothing more (so only a client that sees the garbage at once ends the game before its
+timeout): `bad-utf8` a line with bytes that are not UTF-8, `nul` a bestmove holding NUL
+bytes, `long-line` one info line of 1 MiB.
 """
 
 import os
@@ -29,6 +35,12 @@ from protocol.server import Server
 
 MODES = ("random", "crash", "stall", "illegal", "garbage", "slow", "deaf")
 SLOW_S = 1.0
+BYTE_GARBAGE = {                      # mode -> what it writes instead of an answer
+    "bad-utf8": b"info string \xff\xfe caf\xe9\n",
+    "nul": b"bestmove \x00\x00\n",
+    "long-line": b"info string " + b"x" * (1 << 20) + b"\n",
+}
+ALL_MODES = MODES + tuple(BYTE_GARBAGE)
 
 
 class MisbehavingServer(Server):
@@ -50,6 +62,13 @@ class MisbehavingServer(Server):
 
     def on_go(self, command):
         self.goes += 1
+        if self.mode in BYTE_GARBAGE and self.goes >= self.after:
+            with self._lock:
+                sys.stdout.flush()
+                sys.stdout.buffer.write(BYTE_GARBAGE[self.mode])
+                sys.stdout.buffer.flush()
+            self.stalled = True
+            return None
         if self.mode in ("random", "deaf") or self.goes < self.after:
             return super().on_go(command)
         if self.mode == "slow":
@@ -68,7 +87,7 @@ class MisbehavingServer(Server):
 
 
 @click.command()
-@click.option("--mode", type=click.Choice(MODES), default="random", show_default=True)
+@click.option("--mode", type=click.Choice(ALL_MODES), default="random", show_default=True)
 @click.option("--after", type=click.IntRange(1, 1_000_000), default=5, show_default=True,
               help="Misbehave at this go.")
 @click.option("--seed", type=int, default=0, show_default=True)
