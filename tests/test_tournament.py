@@ -443,3 +443,14 @@ def test_the_store_drops_a_torn_last_line_and_completes_a_whole_one(tmp_path):
     (tmp_path / "run" / "run.json").write_text(json.dumps({"players": 2}))
     with pytest.raises(PalaisError, match="games.jsonl: not a regular file"):
         store.create({"players": 2}, resume=True)
+
+
+def test_a_forfeit_reason_of_any_length_is_cut_so_the_record_reads_back():
+    """An engine's words reach the reason (a bad token, its error line): a hostile one could
+    make the Termination header longer than a record may hold."""
+    from engine.record import read_record, record_from_actions, write_record
+    from tournament.arbiter import MAX_REASON_CHARS, Forfeit
+    reason = Forfeit(1, "bestmove token 1: " + "X" * 200_000).reason
+    assert len(reason) < MAX_REASON_CHARS + 40 and reason.endswith("(200018 characters)")
+    text = write_record(record_from_actions(2, [], seed=1, headers={"Termination": f"seat 2 forfeits: {reason}"}))
+    assert read_record(text).headers["Termination"].startswith("seat 2 forfeits: bestmove token 1: XXX")

@@ -27,7 +27,7 @@ from engine.notation import token_to_action
 from engine.record import record_from_actions, write_record
 from engine.state import State
 from engine.views import seen_by
-from protocol.client import SAFETY_TIMEOUT_S, ClientError, EngineClient, close_all
+from protocol.client import SAFETY_TIMEOUT_S, ClientError, EngineClient, InvalidOutput, close_all
 from protocol.commands import Go
 from protocol.referee import start_position
 
@@ -92,8 +92,13 @@ class GameResult:
                 "actions": self.actions}
 
 
+MAX_REASON_CHARS = 300      # a forfeit's reason in the record: an engine's words, cut to this
+
+
 class Forfeit(Exception):
     def __init__(self, seat: int, reason: str):
+        if len(reason) > MAX_REASON_CHARS:
+            reason = f"{reason[:MAX_REASON_CHARS]}... ({len(reason)} characters)"
         super().__init__(reason)
         self.seat = seat
         self.reason = reason
@@ -190,7 +195,7 @@ def play_game(index: int, deal_seed: int, seats, tc: TimeControl, log_sent: bool
                 client.position(start_position(start, seen_by(seat, history)))
                 answer = client.go(limits, timeout=wait_s)
             except ClientError as exc:
-                raise Forfeit(seat, f"{type(exc).__name__}: {exc}")
+                raise Forfeit(seat, str(exc) if isinstance(exc, InvalidOutput) else f"{type(exc).__name__}: {exc}")
             finally:
                 sent.catch_up(seat)
             if tc.clock_ms is not None:
