@@ -1,4 +1,4 @@
-"""Shared test set-up: deterministic Hypothesis runs, and the build under test in the header."""
+"""Shared test set-up: deterministic Hypothesis runs and draw secrets, and the build under test in the header."""
 
 import os
 
@@ -34,3 +34,27 @@ from engine.state import State
 @pytest.fixture(params=[State, ReferenceState], ids=["cython", "reference"])
 def impl(request):
     return request.param
+
+
+# ---------------------------------------------------------------------------------------
+# Draw secrets (engine/chance.py) come from the operating system's generator: in a test
+# process they come from a seeded stand-in instead, a new one at each call but the same
+# sequence in every test, so a game a test plays reproduces. Child processes (engines,
+# `palais serve`) keep real secrets.
+
+import hashlib
+
+
+class _SeededSecrets:
+    def __init__(self):
+        self.calls = 0
+
+    def token_bytes(self, n):
+        self.calls += 1
+        return hashlib.sha256(f"test secret {self.calls}".encode()).digest()[:n]
+
+
+@pytest.fixture(autouse=True)
+def _seeded_draw_secrets(monkeypatch):
+    import engine.chance
+    monkeypatch.setattr(engine.chance, "secrets", _SeededSecrets())

@@ -199,7 +199,9 @@ def test_pri_hint_lines_stop_at_the_end_of_the_turn():
     text = REPEATED_TURNS["3 players, start of turn"]
     s = ServerSession()
     s.send(f"position pos {text}", f"hint top 3 iterations {ITERATIONS}")
-    hints = [l for l in s.new_lines() if l.startswith("info string hint ")]
+    lines = s.new_lines()
+    assert lines[-1].startswith("info string hint done: ")      # the hint ran to its end
+    hints = [l for l in lines if l.startswith("info string hint ") and l != lines[-1]]
     assert hints
     state = state_from_position(text)
     for line in hints:
