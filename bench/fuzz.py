@@ -34,7 +34,7 @@ sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
 
 from engine.constants import STAGES
 from engine.errors import PalaisError
-from engine.files import decode_text
+from common.files import decode_text
 from engine.position import FIELDS, position_to_string, state_from_position
 from engine.random_play import random_action
 from engine.record import STANDARD_HEADERS, read_record, record_from_actions, replay, write_record

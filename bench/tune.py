@@ -33,9 +33,9 @@ from multiprocessing import get_context
 _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
 
-from engine.atomic_write import write_text_atomic  # noqa: E402
+from common.atomic_write import write_text_atomic  # noqa: E402
 from engine.errors import PalaisError  # noqa: E402
-from engine.json_lines import read_json_lines  # noqa: E402
+from common.json_lines import read_json_lines  # noqa: E402
 from search.params import KNOBS, PRESETS, SearchLimits, SearchParams  # noqa: E402
 from search.players import make_player  # noqa: E402
 from search.selfplay import play_game  # noqa: E402
@@ -114,7 +114,7 @@ def read_record(path: str, header: dict) -> dict:
     """(deal, A's seat) -> (returns, scores, A's seat) of the games FILE already holds; {} if it
     does not exist. PalaisError if it holds another run's games or is not a record. A last line
     cut short by a kill is dropped (main then rewrites the file without it); a damaged line
-    elsewhere is an error with its number (engine/json_lines.py)."""
+    elsewhere is an error with its number (common/json_lines.py)."""
     n = header["players"]
 
     def check(line, number):

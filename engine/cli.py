@@ -14,7 +14,7 @@ import click
 from .constants import ROOMS, S_SETUP
 from .errors import PalaisError
 from .rng import Rng
-from .words import plural
+from common.words import plural
 
 
 def _implementation(reference: bool):
@@ -116,7 +116,7 @@ def random_game(players, seed, first_game, components_path, record_path, referen
         from .record import record_from_actions, write_record
         record = record_from_actions(players, actions, seed=seed, first_game=first_game,
                                      components=components)
-        from .atomic_write import write_text_atomic
+        from common.atomic_write import write_text_atomic
         try:
             write_text_atomic(record_path, write_record(record))
         except PalaisError as exc:                  # not a regular file: refused, nothing written

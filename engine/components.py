@@ -21,7 +21,7 @@ from typing import Any
 
 from .constants import CARDS, MAX_CARDS_PER_TYPE, MAX_TILES, N_SQUARES, PRIVILEGES, SIDE_NAMES
 from .errors import PalaisError
-from .files import read_text_file
+from common.files import read_text_file
 
 MIN_TILES = N_SQUARES          # every park space gets a tile
 MAX_COST = 20                  # gold, turquoise or violet seals on one tile
@@ -138,7 +138,7 @@ def default_components() -> ComponentSet:
 
 def load_components(path: str | Path) -> ComponentSet:
     """The component set in a TOML file; ComponentError if it is missing or malformed, not
-    a regular file, larger than engine.files.MAX_FILE_BYTES (16 MiB) or not UTF-8."""
+    a regular file, larger than common.files.MAX_FILE_BYTES (16 MiB) or not UTF-8."""
     text = read_text_file(path, "component file", error=ComponentError)
     return _components_from_text(text, str(path))
 

@@ -1,8 +1,8 @@
-"""The exceptions the engine raises, so callers can tell bad input from bugs."""
+"""The kinds of bad input the rules tell apart, on the one base `PalaisError` (common/errors.py)."""
 
+from common.errors import PalaisError
 
-class PalaisError(ValueError):
-    """Base class of every error caused by input the engine was given."""
+__all__ = ["PalaisError", "IllegalAction", "NotationError"]
 
 
 class IllegalAction(PalaisError):

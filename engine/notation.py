@@ -22,7 +22,7 @@ from .constants import (
     A_ROOM, A_TAKE, CARDS, MAX_GATE, N_ACTIONS, N_ROOMS, ROOM_INDEX, ROOMS, SQUARE_NAMES,
 )
 from .errors import NotationError
-from .numbers import natural
+from common.numbers import natural
 # Position strings live in engine/position.py; they are part of this module's API too.
 from .position import (
     FIELDS, TURN_COUNTERS, VERSION, parse_position, position_to_string, state_from_position,

@@ -22,7 +22,7 @@ from .constants import (
     layout_text,
 )
 from .errors import NotationError
-from .numbers import natural, shown
+from common.numbers import natural, shown
 from .snapshot import Snapshot
 from .validate import MAX_GOLD, MAX_ROUND, TURN_COUNTER_MAX
 

@@ -28,7 +28,7 @@ from .constants import (FIRST_GAME_LAYOUT, MAX_PLAYERS, MIN_PLAYERS, N_ROOMS, N_
                         ROOMS, layout_text)
 from .deal import make_deal
 from .errors import NotationError, PalaisError
-from .numbers import natural, shown
+from common.numbers import natural, shown
 from .notation import action_to_token, legal_text, parse_turn
 from .options import RuleOptions
 

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 from engine.errors import PalaisError
 from engine.notation import turn_to_text
-from engine.plots import pyplot, save_figure
+from common.plots import pyplot, save_figure
 from engine.views import view_for
-from engine.words import plural
+from common.words import plural
 from search.analysis import analyse_turn, turn_end_key
 from search.mcts import MCTSSearch
 from search.params import SearchParams

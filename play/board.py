@@ -13,7 +13,7 @@ import textwrap
 import click
 
 from engine.constants import CARDS, P_INCOME, P_NONE, P_SUPPLY, ROOMS, SOURCE_PARK, STAGES
-from engine.words import plural
+from common.words import plural
 
 WIDTH = 100                                   # no line is wider (ANSI codes not counted)
 SEAT_MARK = "ABCD"

@@ -12,12 +12,12 @@ import sys
 
 import click
 
-from engine.backends import backend_options, check_backend
+from jobs.backends import backend_options, check_backend
 from engine.cli import main as rules_commands
 from engine.errors import PalaisError
-from engine.numbers import natural
+from common.numbers import natural
 from engine.options import RuleOptions
-from engine.version import version_option
+from common.version import version_option
 from search.algorithms import VIEW_ALGORITHMS
 
 from .board import want_color
@@ -156,7 +156,7 @@ def _state_from_input(text: str, components):
     """A position string (pr1 ...), or a file holding a position string or a game record:
     (the state to hint, the seats' names from a record's Names header or None, the seats
     played by people from a saved game's People header or None)."""
-    from engine.files import read_text_file
+    from common.files import read_text_file
     from engine.position import state_from_position
     from engine.record import read_record, replay
 

@@ -33,7 +33,7 @@ from engine.constants import (
     SIDES, STAIRS, S_DRAW, S_GAME_OVER, S_KING_BONUS, S_MADAME_BONUS, S_SETUP,
 )
 from engine.notation import action_to_token
-from engine.words import and_list
+from common.words import and_list
 
 from .i18n import ROOM_IN_TEXT, translations
 

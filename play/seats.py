@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from engine.errors import NotationError, PalaisError
 from engine.notation import token_to_action, turn_to_text
-from engine.numbers import natural
+from common.numbers import natural
 from protocol.client import SAFETY_TIMEOUT_S, ClientError, EngineClient
 from protocol.commands import Go, PositionStart
 from protocol.referee import start_position

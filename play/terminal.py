@@ -15,7 +15,7 @@ from engine.constants import (CARDS, S_GATE_PLACE, S_KING_BONUS, S_MADAME_BONUS,
                               S_WINDOW3, S_WINDOW4, S_WINDOW5, A_DRAW)
 from engine.errors import NotationError, PalaisError
 from engine.notation import action_to_token, token_to_action, turn_to_text
-from engine.words import and_list, plural
+from common.words import and_list, plural
 
 from .board import draw_board
 from .explain import wrap_lines

@@ -4,7 +4,7 @@ import sys
 
 import click
 
-from engine.version import version_option
+from common.version import version_option
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})

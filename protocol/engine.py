@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from engine.components import default_components
 from engine.constants import S_DRAW
 from engine.errors import PalaisError
-from engine.numbers import MAX_DIGITS, integer, shown
+from common.numbers import MAX_DIGITS, integer, shown
 from search.params import KNOBS, USES_VALUE, Knob, SearchLimits, SearchParams, tree_memory_cap_mb
 from search.players import make_player
 from search.timeman import clock_time_ms

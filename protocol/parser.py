@@ -11,7 +11,7 @@ back here as the same command, so what the client sends is what the engine will 
 from __future__ import annotations
 
 from engine.errors import PalaisError
-from engine.numbers import integer, shown
+from common.numbers import integer, shown
 
 from .commands import (Bench, Display, Go, Hint, IsReady, NewGame, ParseError, Perft,
                        PositionStart, PositionString, Pri, Quit, SetOption, Stop)
@@ -25,7 +25,7 @@ class _Bad(Exception):
 
 
 def _whole(text: str, what: str, low: int, high: int) -> int:
-    """A number of the line: ASCII digits only (engine/numbers.py; no '+', '_' or other
+    """A number of the line: ASCII digits only (common/numbers.py; no '+', '_' or other
     scripts' digits), judged by its length before it is converted, in low..high."""
     value = integer(text)
     if value is None:

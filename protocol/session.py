@@ -16,7 +16,7 @@ from __future__ import annotations
 from engine.components import ComponentSet, load_components
 from engine.constants import A_DRAW, A_DRAW_UNKNOWN, CARDS, ROOM_INDEX, ROOMS
 from engine.errors import NotationError, PalaisError
-from engine.numbers import natural
+from common.numbers import natural
 from engine.notation import state_from_position, token_to_action
 from engine.options import RuleOptions
 from engine.state import State

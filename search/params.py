@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass, field, fields, replace
 
 from engine.errors import PalaisError
-from engine.numbers import MAX_DIGITS, decimal, integer, shown
+from common.numbers import MAX_DIGITS, decimal, integer, shown
 
 from .algorithms import ALGORITHMS
 
@@ -68,7 +68,7 @@ class Knob:
             if text.lower() not in ("true", "false", "1", "0"):
                 raise ValueError(f"expected true or false, got {text!r}")
             return text.lower() in ("true", "1")
-        if self.kind is int:           # ASCII digits only (engine/numbers.py), as every reader
+        if self.kind is int:           # ASCII digits only (common/numbers.py), as every reader
             value = integer(text)
             if value is None:
                 raise ValueError(f"expected a whole number, got {shown(text)}")

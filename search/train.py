@@ -25,12 +25,12 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.atomic_write import write_text_atomic
-from engine.backends import open_backend
+from common.atomic_write import write_text_atomic
+from jobs.backends import open_backend
 from engine.errors import PalaisError
-from engine.json_lines import mend, read_json_lines
+from common.json_lines import mend, read_json_lines
 from engine.features import FEATURE_SIZE, observation
-from engine.plots import pyplot, save_figure
+from common.plots import pyplot, save_figure
 
 from .params import PRESETS, SearchLimits, SearchParams
 from .players import make_player
@@ -208,7 +208,7 @@ def selfplay_job(task: tuple) -> tuple[dict, np.ndarray]:
 def generate(run: RunFolder, games: int, progress=None, backend: str = "local",
              concurrency: int = 1, ray_address: str | None = None) -> int:
     """Play the run's games up to `games` in all (those already in the folder are skipped),
-    `concurrency` at once on `backend` (engine/backends.py: local processes or Ray tasks);
+    `concurrency` at once on `backend` (jobs/backends.py: local processes or Ray tasks);
     `progress(done)` after each. A game depends only on the run's options and its index, so
     every backend gives the same games; they are appended in index order (a game that
     finishes early waits for those before it). Returns how many were appended now."""

@@ -20,10 +20,10 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.atomic_write import write_bytes_atomic
+from common.atomic_write import write_bytes_atomic
 from engine.errors import PalaisError
 from engine.features import FEATURE_SIZE
-from engine.files import read_file_bytes
+from common.files import read_file_bytes
 
 from ._value import ValueModel
 

@@ -1,10 +1,10 @@
 """The floors hold: no package imports from a floor above it (docs/architecture.md).
 
-engine <- search <- protocol <- tournament, play, research <- web. Every import of every
+common <- engine, jobs <- search <- protocol <- tournament, play, research <- web. Every import of every
 module under those packages is read from the source (Python files through ast, including
 imports inside functions; Cython .pyx/.pxd files line by line, `cimport` included) and its
-top-level package is compared with the importer's floor. Siblings on floor 4 (tournament,
-play, research) do not import each other either.
+top-level package is compared with the importer's floor. Siblings on one floor (engine and
+jobs; tournament, play and research) do not import each other either.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # The floor of each package, lowest first. A package may import from floors strictly below
 # its own, and from itself.
-FLOORS = {"engine": 1, "search": 2, "protocol": 3, "tournament": 4, "play": 4, "research": 4, "web": 5}
+FLOORS = {"common": 0, "engine": 1, "jobs": 1, "search": 2, "protocol": 3, "tournament": 4, "play": 4,
+          "research": 4, "web": 5}
 
 # A Cython import line: `from X import ...`, `from X cimport ...`, `import X`, `cimport X`.
 CYTHON_IMPORT = re.compile(r"^\s*(?:from\s+(\.*[\w.]*)\s+c?import\b|c?import\s+([\w.]+))")

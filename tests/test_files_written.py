@@ -1,5 +1,5 @@
 """Every file the programs write is written whole or not at all, by one writer
-(engine/atomic_write.py), and gets the mode a plain open() gives: 0o666 less the umask, or
+(common/atomic_write.py), and gets the mode a plain open() gives: 0o666 less the umask, or
 the mode of the regular file it replaces. Anything else at the path (a pipe, a link, a
 folder, a device) is refused before anything is written."""
 
@@ -9,7 +9,7 @@ import stat
 import pytest
 from click.testing import CliRunner
 
-from engine.atomic_write import TargetError, write_text_atomic
+from common.atomic_write import TargetError, write_text_atomic
 from engine.cli import main as rules_cli
 from play.game import PlayGame
 from tournament.arbiter import GameResult
@@ -83,7 +83,7 @@ def test_random_game_into_a_missing_folder_says_so_in_one_line(tmp_path):
 
 
 # A rename replaces whatever stands at the path: only a regular file (or nothing) is written
-# over; anything else is refused before anything is written (engine/atomic_write.py).
+# over; anything else is refused before anything is written (common/atomic_write.py).
 
 def random_game_into(target):
     return CliRunner().invoke(rules_cli, ["random-game", "--seed", "2", "--record", str(target)])

@@ -102,7 +102,7 @@ TILES = ",".join(str(t) for t in range(2, 37))      # tiles 2..36: a deal lacks 
     ("hint iterations 1_000", "'iterations' needs a whole number, got '1_000'"),
 ])
 def test_a_number_is_ascii_digits_judged_by_its_length(line, words):
-    """engine/numbers.py reads every number of a line: int() would take '+5', '1_000' and
+    """common/numbers.py reads every number of a line: int() would take '+5', '1_000' and
     other scripts' digits, fail on '²' with a ValueError, and refuse 5,000 digits only after
     counting them; the error line stays short whatever the number's length."""
     result = parse_line(line)

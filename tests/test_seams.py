@@ -135,7 +135,7 @@ def test_text_that_is_no_value_is_refused_with_the_same_reason_at_both_ends():
     ("exploration", "nan"), ("exploration", "0x1"), ("seed", "+5"), ("seed", "1_000"), ("seed", "٣"),
     ("seed", "²"), ("rollout_turns", "--1"), ("rollout_turns", "−1")])
 def test_a_number_is_ascii_digits_at_both_ends(name, text):
-    """Only ASCII digits spell a number (engine/numbers.py): int() and float() take '+5',
+    """Only ASCII digits spell a number (common/numbers.py): int() and float() take '+5',
     '1_000' and other scripts' digits, and float() takes 'inf' and 'nan'."""
     knob = next(k for k in KNOBS if k.name == name)
     with pytest.raises(EngineError, match=r"^option [A-Za-z ]+: expected a (whole )?number, got '"):

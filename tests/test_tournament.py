@@ -279,7 +279,7 @@ class _FakeRay:
 @pytest.mark.parametrize("version, preset, auth", [("2.60.0", None, "token"), ("2.9.3", None, None),
                                                    ("2.55.1", "disabled", "disabled")])
 def test_a_ray_instance_started_for_the_run_has_no_dashboard(monkeypatch, tmp_path, version, preset, auth):
-    from engine.backends import RayBackend
+    from jobs.backends import RayBackend
     fake = _FakeRay(version)
     monkeypatch.setitem(sys.modules, "ray", fake)
     monkeypatch.delenv("RAY_ADDRESS", raising=False)
@@ -313,7 +313,7 @@ def test_a_ray_instance_started_for_the_run_has_no_dashboard(monkeypatch, tmp_pa
 
 
 def test_a_token_file_that_exists_or_a_token_given_otherwise_is_left_alone(monkeypatch, tmp_path):
-    from engine.backends import RayBackend
+    from jobs.backends import RayBackend
     monkeypatch.setitem(sys.modules, "ray", _FakeRay("2.60.0"))
     monkeypatch.delenv("RAY_ADDRESS", raising=False)
     monkeypatch.setenv("RAY_AUTH_MODE", "token")
@@ -368,7 +368,7 @@ def test_the_sent_log_holds_every_line_in_the_order_sent():
     assert play_game(0, 13, seats, TimeControl(movetime_ms=None, iterations=10, margin_ms=20_000)).sent == []
 
 
-# games.jsonl after a kill in the middle of a line (tournament/store.py, engine/json_lines.py)
+# games.jsonl after a kill in the middle of a line (tournament/store.py, common/json_lines.py)
 
 RANDOM_PAIR = [f'name=r1 cmd="{PY} -m tournament.testing_engines --mode random --seed 1"',
                f'name=r2 cmd="{PY} -m tournament.testing_engines --mode random --seed 2"']

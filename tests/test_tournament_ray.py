@@ -119,11 +119,11 @@ def test_palais_train_plays_the_same_games_as_ray_tasks(tmp_path, local_ray):
     assert score and score[0] in on_ray.output
 
 
-# What a local instance started for a run exposes (engine/backends.py, docs/tournament.md).
+# What a local instance started for a run exposes (jobs/backends.py, docs/tournament.md).
 # Run in a child process of its own: a fresh Ray, a HOME of its own for the token file.
 PROBE = r'''
 import json, os
-from engine.backends import open_backend
+from jobs.backends import open_backend
 
 
 def descendants(root):

@@ -207,7 +207,7 @@ def test_dev_zero_is_refused_at_once(args, stdin, message):
     assert "MemoryError" not in done.stderr
 
 
-MAX_FILE_BYTES = 16 * 1024 * 1024       # engine.files.MAX_FILE_BYTES, as documented
+MAX_FILE_BYTES = 16 * 1024 * 1024       # common.files.MAX_FILE_BYTES, as documented
 
 
 def test_a_file_over_the_cap_is_refused(tmp_path):
@@ -220,7 +220,7 @@ def test_a_file_over_the_cap_is_refused(tmp_path):
 
 
 def test_the_reader_refuses_directories_pipes_and_bad_bytes(tmp_path):
-    from engine.files import MAX_FILE_BYTES as documented, read_text_file
+    from common.files import MAX_FILE_BYTES as documented, read_text_file
     assert documented == MAX_FILE_BYTES
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)

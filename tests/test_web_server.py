@@ -311,7 +311,7 @@ def test_a_bad_or_oversized_record_is_refused_with_a_clear_line(client, body, st
 
 # ---- numbers from the request -------------------------------------------------------------
 
-# Each is refused by the project's number reader (engine/numbers.py): ASCII digits only.
+# Each is refused by the project's number reader (common/numbers.py): ASCII digits only.
 BAD_NUMBERS = ["\u00b2", "\u00b3", "\u0663", "\uff11", "\u0661\u0662", "+1", "-1", "1_0", " 1", "1 ",
                "0x1", "1e2", "1.0", "", "9" * 5000]
 

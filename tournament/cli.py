@@ -10,11 +10,11 @@ from pathlib import Path
 
 import click
 
-from engine.atomic_write import write_text_atomic
-from engine.backends import backend_options
+from common.atomic_write import write_text_atomic
+from jobs.backends import backend_options
 from engine.errors import PalaisError
-from engine.version import version_option
-from engine.words import plural
+from common.version import version_option
+from common.words import plural
 
 
 def _parse_sprt(text):

@@ -1,5 +1,5 @@
 """Runs a tournament: plan the games, play them (N at once, on a backend: local processes or
-Ray tasks; engine/backends.py), save each as it ends, show live standings, stop early on an SPRT
+Ray tasks; jobs/backends.py), save each as it ends, show live standings, stop early on an SPRT
 decision, and summarise.
 
 Ctrl+C stops the games in flight. Every finished game is already saved, and `--resume`
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.backends import open_backend
+from jobs.backends import open_backend
 
 from .arbiter import TimeControl, play_game
 from .engines import check_engines
@@ -75,7 +75,7 @@ def run(settings: Settings, out_dir, concurrency: int = 1, resume: bool = False,
         backend: str = "local", ray_address: str | None = None) -> dict:
     """Play the tournament; returns the summary. on_game(games so far, planned) is called after
     each game; stop_after ends the run after that many new games (for tests). backend is
-    "local" or "ray" (ray_address: see engine.backends.RayBackend); it is not a setting of the run,
+    "local" or "ray" (ray_address: see jobs.backends.RayBackend); it is not a setting of the run,
     so a run may be resumed on the other backend."""
     check_engines(settings.engines)             # before anything is written to out_dir
     with open_backend(backend, play_task, concurrency, ray_address) as games_at:

@@ -1,7 +1,7 @@
 """Where a run keeps its progress: a folder with the run's settings, one line per finished
 game, and every game record. Saved after every game, so `--resume` continues without
 replaying finished games. A last line cut short by a kill is dropped on resume and the file
-rewritten without it (engine/json_lines.py), so that game is played again and its new line
+rewritten without it (common/json_lines.py), so that game is played again and its new line
 starts on a line of its own; a damaged line anywhere else is an error naming its number.
 
     <out>/run.json            the settings (engines, players, deals, schedule, time control)
@@ -17,11 +17,11 @@ import json
 import os
 from pathlib import Path
 
-from engine.atomic_write import write_text_atomic
+from common.atomic_write import write_text_atomic
 from engine.chance import new_secret, secret_from_hex
 from engine.errors import PalaisError
-from engine.files import read_text_file
-from engine.json_lines import mend, read_json_lines
+from common.files import read_text_file
+from common.json_lines import mend, read_json_lines
 
 MAX_SETTINGS_BYTES = 1 << 20        # run.json: the settings of a run, a few KiB
 

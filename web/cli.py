@@ -11,7 +11,7 @@ import sys
 import click
 
 from engine.errors import PalaisError
-from engine.version import version_option
+from common.version import version_option
 from play.cli import main as play_commands
 
 from .config import BUILTIN_PLAYERS, ServerConfig, is_loopback

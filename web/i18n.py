@@ -283,7 +283,7 @@ def write_catalog(path: Path, catalog) -> None:
     every edit of the code), whole or not at all."""
     import io
     from babel.messages.pofile import write_po
-    from engine.atomic_write import write_text_atomic
+    from common.atomic_write import write_text_atomic
     buffer = io.BytesIO()
     write_po(buffer, catalog, width=0, no_location=True, omit_header=False)
     path.parent.mkdir(parents=True, exist_ok=True)

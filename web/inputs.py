@@ -1,7 +1,7 @@
 """What a request to `palais serve` sends, read without trusting it: its body, its JSON, and
 every number in its query string or its JSON.
 
-Numbers go through engine/numbers.py, the one reader of numbers from untrusted text: ASCII
+Numbers go through common/numbers.py, the one reader of numbers from untrusted text: ASCII
 digits only, so `?seat=²` (a digit to str.isdigit, not to int) or `?seat=٣` is refused
 with a 400 like any other bad number, never a 500, and a JSON number of thousands of
 digits costs nothing. Everything wrong is a Refused (web/session.py) naming the field.
@@ -13,7 +13,7 @@ import json
 
 from starlette.requests import ClientDisconnect
 
-from engine.numbers import MAX_DIGITS, integer, natural, shown
+from common.numbers import MAX_DIGITS, integer, natural, shown
 
 from .session import Refused
 
@@ -59,7 +59,7 @@ async def read_body(request, limit: int) -> bytes:
 
 
 async def json_body(request, limit: int) -> dict:
-    """The body as a JSON object; its integers read by engine/numbers.py, NaN and Infinity
+    """The body as a JSON object; its integers read by common/numbers.py, NaN and Infinity
     refused (they are not JSON)."""
     raw = await read_body(request, limit)
     try:

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from engine.numbers import natural
+from common.numbers import natural
 
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
 WILDCARDS = ("", "0.0.0.0", "[::]")                 # listen on every address: not a name

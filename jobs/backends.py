@@ -31,7 +31,7 @@ from pathlib import Path
 
 import click
 
-from engine.errors import PalaisError
+from common.errors import PalaisError
 
 BACKENDS = ("local", "ray")
 RAY_MISSING = "--backend ray needs Ray: pip install 'palais-engine[ray]'"

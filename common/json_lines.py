@@ -39,7 +39,7 @@ def read_json_lines(path, what: str | Callable[[int], str], check: Callable | No
     run; or what(number), when lines differ by their place): that is
     `error(f"{path}, line {number}: not {what}")`. A PalaisError it raises passes through as
     it is. The file must be a regular file of at most `limit` bytes
-    (engine/files.py's rules)."""
+    (common/files.py's rules)."""
     try:
         os.lstat(path)
     except FileNotFoundError:
@@ -100,7 +100,7 @@ def _named(what, number: int) -> str:
 def mend(path, lines: JsonLines) -> None:
     """Rewrite `path` in one step as the whole lines `lines` holds, if it needs it (a torn
     last line dropped, a missing newline added). Raises OSError or TargetError as
-    engine/atomic_write.py does. Only the file's owner, after checking the file is its own,
+    common/atomic_write.py does. Only the file's owner, after checking the file is its own,
     should mend: a file still being appended to by another process would lose that line."""
     if lines.mend:
         write_text_atomic(path, lines.text)

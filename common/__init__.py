@@ -1,0 +1,1 @@
+"""The support floor: what every other package shares and that is not the rules."""

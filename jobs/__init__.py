@@ -1,0 +1,1 @@
+"""Where batches of independent jobs run: in-process, local processes, or Ray tasks."""
