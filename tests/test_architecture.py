@@ -113,3 +113,44 @@ def test_the_check_sees_every_kind_of_import(tmp_path):
         "search/e.py:2 imports play (search is floor 2, play floor 4)"]
     assert floor_violations("tournament", tmp_path) == [
         "tournament/f.py:3 imports play.game (tournament is floor 4, play floor 4)"]
+
+
+# ---- the map is true ---------------------------------------------------------------------
+# docs/architecture.md names every module in its tables ("| `pkg/mod.py` | ..."), and says
+# which module each console command runs. A module it names must exist, every module of a
+# package must be named, and every entry point in pyproject.toml must resolve.
+
+MAP = ROOT / "docs" / "architecture.md"
+MAP_ROW = re.compile(r"^\| (`[\w/.]+`(?:, `[\w/.]+`)*) \|", re.M)
+
+
+def _mapped_modules() -> set[str]:
+    names = set()
+    for cell in MAP_ROW.findall(MAP.read_text(encoding="utf-8")):
+        names.update(name.strip("`") for name in cell.split(", "))
+    return names
+
+
+def test_every_module_the_map_names_exists_and_every_module_is_named():
+    named = {n for n in _mapped_modules() if n.split("/")[0] in FLOORS}
+    assert named, "no module rows found in docs/architecture.md"
+    missing = sorted(n for n in named if not (ROOT / n).exists())
+    assert missing == [], f"docs/architecture.md names modules that do not exist: {missing}"
+    present = {str(p.relative_to(ROOT)) for package in FLOORS for p in modules_of(package, ROOT)}
+    unnamed = sorted(present - named)
+    assert unnamed == [], f"modules missing from docs/architecture.md: {unnamed}"
+
+
+def test_every_console_entry_point_exists_and_the_map_says_where_palais_lives():
+    import importlib
+    import tomllib
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    assert set(scripts) == {"palais", "palais-engine", "palais-tournament"}
+    for name, target in scripts.items():
+        module, _, function = target.partition(":")
+        assert callable(getattr(importlib.import_module(module), function)), (name, target)
+        path = module.replace(".", "/") + ".py"
+        assert f"`{path}`" in MAP.read_text(encoding="utf-8"), f"{name}'s {path} is not on the map"
+    text = MAP.read_text(encoding="utf-8")
+    palais = scripts["palais"].partition(":")[0].replace(".", "/") + ".py"
+    assert f"`palais` itself is\n`{palais}`" in text or f"`palais` itself is `{palais}`" in text
