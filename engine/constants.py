@@ -32,7 +32,6 @@ PRIVILEGES = ("NONE", "INCOME", "SUPPLY", "MOVE", "REINFORCE", "TURQUOISE", "VIO
               "SECRETARY", "CARDS", "FAVOUR")
 (P_NONE, P_INCOME, P_SUPPLY, P_MOVE, P_REINFORCE, P_TURQUOISE, P_VIOLET,
  P_SECRETARY, P_CARDS, P_FAVOUR) = range(10)
-N_PRIVILEGES = 10
 
 # Park: square index = rank * 6 + file, a1 = 0, b1 = 1, ... f1 = 5, a2 = 6, ... f6 = 35.
 N_SQUARES = 36
@@ -76,7 +75,6 @@ A_END = 172             # end moves / end recruiting
 A_DECLINE = 173         # decline the KING / MADAME majority bonus
 A_DRAW_UNKNOWN = 174    # in a seat's view only: another seat drew a card of unknown type
 N_ACTIONS = 175
-MAX_LEGAL = 96          # more than any decision point can offer (moves: at most 24 + end)
 
 # Turn stages: where in the game the next decision or automatic step is (RULES.md §3, §10).
 STAGES = ("SETUP", "TURN_START", "WINDOW1", "STEP1", "GATE_PLACE", "WINDOW2", "STEP2",

@@ -76,9 +76,6 @@ class RootParallelSearch(BasePlayer):
         self._stop = StopSwitch()
         self._searches = 0
 
-    def worker_pids(self) -> list:
-        return self._workers.pids() if self._workers is not None else []
-
     def prepare(self) -> None:
         """Start the worker processes now and wait until they are ready (else the first
         search starts them, and waits for them at its end)."""

@@ -178,7 +178,6 @@ class SearchParams:
 
 
 KNOBS = tuple(Knob(name=f.name, **f.metadata["knob"]) for f in fields(SearchParams))
-KNOB_BY_NAME = {k.name: k for k in KNOBS}
 
 
 # Named sets of defaults, so an earlier engine stays reachable for comparisons (bench/tune.py

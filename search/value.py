@@ -113,11 +113,6 @@ def load_value_model(value_weights: str = "") -> ValueModel:
     return model
 
 
-def weights_digest(value_weights: str = "") -> str:
-    """The short sha256 of the weights file `value_weights` names (checked on the way)."""
-    return load_value_model(value_weights).digest
-
-
 def save_weights(path, arrays: dict) -> str:
     """Write `arrays` (checked first) as a weights file in one step; returns its digest."""
     arrays = check_arrays({name: np.asarray(arrays[name]) for name in ARRAY_NAMES}, f"weights for {path}")
