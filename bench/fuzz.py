@@ -32,9 +32,9 @@ from dataclasses import dataclass, field
 _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
 
+from common.files import decode_text
 from engine.constants import STAGES
 from engine.errors import PalaisError
-from common.files import decode_text
 from engine.position import FIELDS, position_to_string, state_from_position
 from engine.random_play import random_action
 from engine.record import STANDARD_HEADERS, read_record, record_from_actions, replay, write_record

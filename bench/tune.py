@@ -34,8 +34,8 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
 
 from common.atomic_write import write_text_atomic  # noqa: E402
-from engine.errors import PalaisError  # noqa: E402
 from common.json_lines import read_json_lines  # noqa: E402
+from engine.errors import PalaisError  # noqa: E402
 from search.params import KNOBS, PRESETS, SearchLimits, SearchParams  # noqa: E402
 from search.players import make_player  # noqa: E402
 from search.selfplay import play_game  # noqa: E402

@@ -11,10 +11,11 @@ import sys
 
 import click
 
+from common.words import plural
+
 from .constants import ROOMS, S_SETUP
 from .errors import PalaisError
 from .rng import Rng
-from common.words import plural
 
 
 def _implementation(reference: bool):

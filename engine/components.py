@@ -19,9 +19,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from common.files import read_text_file
+
 from .constants import CARDS, MAX_CARDS_PER_TYPE, MAX_TILES, N_SQUARES, PRIVILEGES, SIDE_NAMES
 from .errors import PalaisError
-from common.files import read_text_file
 
 MIN_TILES = N_SQUARES          # every park space gets a tile
 MAX_COST = 20                  # gold, turquoise or violet seals on one tile

@@ -17,12 +17,13 @@ from __future__ import annotations
 import operator
 import re
 
+from common.numbers import natural
+
 from .constants import (
     A_CONTINUE, A_DECLINE, A_DRAW, A_DRAW_UNKNOWN, A_END, A_GATE, A_MOVE, A_PLAY, A_RECRUIT,
     A_ROOM, A_TAKE, CARDS, MAX_GATE, N_ACTIONS, N_ROOMS, ROOM_INDEX, ROOMS, SQUARE_NAMES,
 )
 from .errors import NotationError
-from common.numbers import natural
 # Position strings live in engine/position.py; they are part of this module's API too.
 from .position import (
     FIELDS, TURN_COUNTERS, VERSION, parse_position, position_to_string, state_from_position,

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from urllib.parse import unquote
 
+from common.numbers import natural, shown
+
 from .components import ComponentSet, default_components
 from .constants import (
     BORDER, CARDS, C_HONOUR, MAX_PLAYERS, MIN_PLAYERS, N_CARDS, N_ROOMS, N_SQUARES,
@@ -22,7 +24,6 @@ from .constants import (
     layout_text,
 )
 from .errors import NotationError
-from common.numbers import natural, shown
 from .snapshot import Snapshot
 from .validate import MAX_GOLD, MAX_ROUND, TURN_COUNTER_MAX
 

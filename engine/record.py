@@ -21,14 +21,15 @@ another seat's draw in a record seen from one seat, header `View`).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
+
+from common.numbers import natural, shown
 
 from .components import ComponentSet, default_components
 from .constants import (FIRST_GAME_LAYOUT, MAX_PLAYERS, MIN_PLAYERS, N_ROOMS, N_SQUARES, ROOM_INDEX,
                         ROOMS, layout_text)
 from .deal import make_deal
 from .errors import NotationError, PalaisError
-from common.numbers import natural, shown
 from .notation import action_to_token, legal_text, parse_turn
 from .options import RuleOptions
 
@@ -88,13 +89,7 @@ class _Source:
 
 def _non_default(options) -> dict:
     """The options that differ from the defaults, by name, in RuleOptions field order."""
-    if options is None:
-        return {}
-    if not isinstance(options, RuleOptions):
-        options = RuleOptions.from_dict(options)
-    default = RuleOptions()
-    return {f.name: getattr(options, f.name) for f in fields(RuleOptions)
-            if getattr(options, f.name) != getattr(default, f.name)}
+    return {} if options is None else RuleOptions.from_dict(options).changed()
 
 
 def _components_for(rec: GameRecord, components: ComponentSet | None) -> ComponentSet:
@@ -215,10 +210,6 @@ def _quote(value: str) -> str:
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def _option_text(value) -> str:
-    return ("true" if value else "false") if isinstance(value, bool) else str(value)
-
-
 def write_record(rec: GameRecord, impl=None, components: ComponentSet | None = None) -> str:
     """The record as text. The game is replayed to cut the actions into turns (and to
     write the result when it is over), so an illegal action raises NotationError."""
@@ -247,7 +238,7 @@ def write_record(rec: GameRecord, impl=None, components: ComponentSet | None = N
     if rec.seed is not None:
         values["Seed"] = str(rec.seed)
     values["Set"] = rec.set_name
-    values["Options"] = ",".join(f"{k}={_option_text(v)}" for k, v in _non_default(rec.options).items())
+    values["Options"] = ",".join(f"{k}={v}" for k, v in RuleOptions.from_dict(rec.options or {}).changed_pairs())
     values["Layout"] = layout_text(ROOMS[r] for r in rec.layout)
     values["Deal"] = _join(t + 1 for t in rec.deal)
     values["FirstGame"] = "true" if rec.first_game else "false"
@@ -376,15 +367,10 @@ def _record_from_headers(h: dict, at: dict, comps: ComponentSet, end: int) -> Ga
     options = {}
     if h.get("Options", "").strip():
         for item in h["Options"].split(","):
-            key, eq, value = (part.strip() for part in item.partition("="))
-            if not eq:
+            if "=" not in item:
                 fail("Options", f"expected name=value items separated by ',', got {item.strip()!r}")
-            v = value.lower()
-            number = natural(value.removeprefix("-"))
-            options[key] = (v == "true") if v in ("true", "false") else (
-                value if number is None else -number if value.startswith("-") else number)
         try:
-            options = _non_default(options)
+            options = RuleOptions.from_items(h["Options"].split(",")).changed()
         except PalaisError as exc:
             fail("Options", str(exc))
     layout = deal = None

@@ -15,11 +15,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from common.plots import pyplot, save_figure
+from common.words import plural
 from engine.errors import PalaisError
 from engine.notation import turn_to_text
-from common.plots import pyplot, save_figure
 from engine.views import view_for
-from common.words import plural
 from search.analysis import analyse_turn, turn_end_key
 from search.mcts import MCTSSearch
 from search.params import SearchParams

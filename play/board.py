@@ -12,8 +12,8 @@ import textwrap
 
 import click
 
-from engine.constants import CARDS, P_INCOME, P_NONE, P_SUPPLY, ROOMS, SOURCE_PARK, STAGES
 from common.words import plural
+from engine.constants import CARDS, P_INCOME, P_NONE, P_SUPPLY, ROOMS, SOURCE_PARK, STAGES
 
 WIDTH = 100                                   # no line is wider (ANSI codes not counted)
 SEAT_MARK = "ABCD"

@@ -12,12 +12,11 @@ import sys
 
 import click
 
-from jobs.backends import backend_options, check_backend
+from common.version import version_option
 from engine.cli import main as rules_commands
 from engine.errors import PalaisError
-from common.numbers import natural
-from engine.options import RuleOptions
-from common.version import version_option
+from engine.options import OPTIONS, RuleOptions
+from jobs.backends import backend_options, check_backend
 from search.algorithms import VIEW_ALGORITHMS
 
 from .board import want_color
@@ -36,16 +35,7 @@ def _components(path):
 
 
 def _rule_options(items) -> RuleOptions:
-    values = {}
-    for item in items:
-        name, eq, value = item.partition("=")
-        if not eq:
-            raise PalaisError(f"--rule {item!r}: expected NAME=VALUE (engine/options.py names)")
-        low = value.strip().lower()
-        number = natural(value.strip().removeprefix("-"))
-        values[name.strip()] = True if low == "true" else False if low == "false" else \
-            value if number is None else -number if value.strip().startswith("-") else number
-    return RuleOptions.from_dict(values)
+    return RuleOptions.from_items(items, "--rule")
 
 
 def _limits(time_s, iterations, default_iterations):
@@ -74,7 +64,7 @@ def _limits(time_s, iterations, default_iterations):
                    "no engine seat is told it.")
 @click.option("--first-game", is_flag=True, help="Use the first-game room layout.")
 @click.option("--rule", "rules", multiple=True, metavar="NAME=VALUE",
-              help="A rule option (engine/options.py), e.g. round_cap=10.")
+              help="A rule option, repeatable: " + ", ".join(spec.usage() for spec in OPTIONS) + ".")
 @click.option("--components", "components_path", type=click.Path(dir_okay=False),
               help="A component-set TOML file (docs/components.md).")
 @click.option("--load", "load_path", type=click.Path(dir_okay=False),

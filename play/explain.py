@@ -32,8 +32,8 @@ from engine.constants import (
     GATE, KING, MADAME, MINT, OFFICE, PARADE, PRIVILEGES, P_INCOME, P_NONE, P_SUPPLY, ROOMS,
     SIDES, STAIRS, S_DRAW, S_GAME_OVER, S_KING_BONUS, S_MADAME_BONUS, S_SETUP,
 )
-from engine.notation import action_to_token
 from common.words import and_list
+from engine.notation import action_to_token
 
 from .i18n import ROOM_IN_TEXT, translations
 

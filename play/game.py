@@ -10,9 +10,9 @@ cannot be taken back: it was seen.
 from __future__ import annotations
 
 from common.atomic_write import write_text_atomic
+from common.files import read_text_file
 from engine.chance import ChanceStream, draws_made, new_secret, secret_from_hex
 from engine.errors import PalaisError
-from common.files import read_text_file
 from engine.notation import action_to_token
 from engine.record import read_record, record_from_actions, replay, write_record
 from engine.state import State

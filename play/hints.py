@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.notation import turn_to_text
 from common.words import plural
+from engine.notation import turn_to_text
 from engine.views import view_for
 from search.analysis import DEFAULT_ITERATIONS, analyse_turn
 from search.params import SearchLimits, SearchParams

@@ -14,9 +14,9 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass
 
+from common.numbers import natural
 from engine.errors import NotationError, PalaisError
 from engine.notation import token_to_action, turn_to_text
-from common.numbers import natural
 from protocol.client import SAFETY_TIMEOUT_S, ClientError, EngineClient
 from protocol.commands import Go, PositionStart
 from protocol.referee import start_position

@@ -13,9 +13,9 @@ from __future__ import annotations
 from engine.constants import (CARDS, S_GATE_PLACE, S_KING_BONUS, S_MADAME_BONUS, S_MOVES,
                               S_RECRUIT, S_SETUP, S_SOURCE, S_STEP1, S_WINDOW1, S_WINDOW2,
                               S_WINDOW3, S_WINDOW4, S_WINDOW5, A_DRAW)
+from common.words import and_list, plural
 from engine.errors import NotationError, PalaisError
 from engine.notation import action_to_token, token_to_action, turn_to_text
-from common.words import and_list, plural
 
 from .board import draw_board
 from .explain import wrap_lines

@@ -20,10 +20,10 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
+from common.numbers import MAX_DIGITS, integer, shown
 from engine.components import default_components
 from engine.constants import S_DRAW
 from engine.errors import PalaisError
-from common.numbers import MAX_DIGITS, integer, shown
 from search.params import KNOBS, USES_VALUE, Knob, SearchLimits, SearchParams, tree_memory_cap_mb
 from search.players import make_player
 from search.timeman import clock_time_ms

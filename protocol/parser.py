@@ -10,8 +10,8 @@ back here as the same command, so what the client sends is what the engine will 
 
 from __future__ import annotations
 
-from engine.errors import PalaisError
 from common.numbers import integer, shown
+from engine.errors import PalaisError
 
 from .commands import (Bench, Display, Go, Hint, IsReady, NewGame, ParseError, Perft,
                        PositionStart, PositionString, Pri, Quit, SetOption, Stop)

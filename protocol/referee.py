@@ -16,11 +16,6 @@ from engine.constants import ROOMS
 from .commands import PositionStart
 
 
-def option_text(value) -> str:
-    """A rule option's value as PRI writes it: true/false, or the number."""
-    return str(value).lower() if isinstance(value, bool) else str(value)
-
-
 def start_position(start, moves=()) -> PositionStart:
     """The `position start` for a game that began at the state `start` (before any action),
     followed by `moves` (tokens, others' draws already `?` for the seat being told)."""
@@ -29,6 +24,5 @@ def start_position(start, moves=()) -> PositionStart:
     return PositionStart(players=start.n_players,
                          layout=tuple(ROOMS[r] for r in snap.layout),
                          deal=tuple(tiles[t].number for t in snap.tile_at),
-                         options=tuple((name, option_text(value))
-                                       for name, value in start.options.changed().items()),
+                         options=start.options.changed_pairs(),
                          moves=tuple(moves))

@@ -16,7 +16,6 @@ from __future__ import annotations
 from engine.components import ComponentSet, load_components
 from engine.constants import A_DRAW, A_DRAW_UNKNOWN, CARDS, ROOM_INDEX, ROOMS
 from engine.errors import NotationError, PalaisError
-from common.numbers import natural
 from engine.notation import state_from_position, token_to_action
 from engine.options import RuleOptions
 from engine.state import State
@@ -34,18 +33,8 @@ def _is_draw(action: int) -> bool:
 
 def rule_options(pairs) -> RuleOptions:
     """RuleOptions from the text pairs of `position start ... options k=v,...`."""
-    values = {}
-    for name, text in pairs:
-        low = text.lower()
-        if low in ("true", "false"):
-            values[name] = low == "true"
-        elif natural(text.removeprefix("-")) is not None:
-            number = natural(text.removeprefix("-"))
-            values[name] = -number if text.startswith("-") else number
-        else:
-            raise PositionError(f"options: {name}={text}: expected a whole number, true or false")
     try:
-        return RuleOptions.from_dict(values)
+        return RuleOptions.from_pairs(pairs)
     except PalaisError as exc:
         raise PositionError(f"options: {exc}") from None
 

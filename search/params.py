@@ -11,8 +11,8 @@ import numbers
 import os
 from dataclasses import dataclass, field, fields, replace
 
-from engine.errors import PalaisError
 from common.numbers import MAX_DIGITS, decimal, integer, shown
+from engine.errors import PalaisError
 
 from .algorithms import ALGORITHMS
 

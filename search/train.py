@@ -26,11 +26,11 @@ from pathlib import Path
 import numpy as np
 
 from common.atomic_write import write_text_atomic
-from jobs.backends import open_backend
-from engine.errors import PalaisError
 from common.json_lines import mend, read_json_lines
-from engine.features import FEATURE_SIZE, observation
 from common.plots import pyplot, save_figure
+from engine.errors import PalaisError
+from engine.features import FEATURE_SIZE, observation
+from jobs.backends import open_backend
 
 from .params import PRESETS, SearchLimits, SearchParams
 from .players import make_player

@@ -21,9 +21,9 @@ from pathlib import Path
 import numpy as np
 
 from common.atomic_write import write_bytes_atomic
+from common.files import read_file_bytes
 from engine.errors import PalaisError
 from engine.features import FEATURE_SIZE
-from common.files import read_file_bytes
 
 from ._value import ValueModel
 

@@ -310,3 +310,14 @@ class ServerSession:
         lines = self.out.getvalue().splitlines()
         fresh, self.read = lines[self.read:], len(lines)
         return fresh
+
+
+RUN_SECRET = "5e" * 32      # one fixed draw secret for tournament runs a test compares
+
+
+def run_folder(path):
+    """A tournament's --out folder holding RUN_SECRET as its draw-secret, so runs into
+    different folders draw the same cards (docs/tournament.md: copy a run's draw-secret)."""
+    path.mkdir(parents=True, exist_ok=True)
+    (path / "draw-secret").write_text(RUN_SECRET + "\n")
+    return path

@@ -21,6 +21,7 @@ from tournament.runner import Settings, run
 from tournament.schedule import plan
 from tournament.stats import SPRT, two_player
 
+from helpers import run_folder
 from processes import deaf_engine_cmd, left_running, pid_file, pids  # noqa: F401 (a fixture)
 
 PY = sys.executable
@@ -382,10 +383,10 @@ def tournament(out, *extra):
 
 @pytest.mark.slow
 def test_a_line_torn_by_a_kill_is_played_again_on_resume_and_the_file_mended(tmp_path):
-    whole = tournament(tmp_path / "whole")
+    whole = tournament(run_folder(tmp_path / "whole"))
     assert whole.exit_code == 0, whole.output
     games = tmp_path / "cut" / "games.jsonl"
-    assert tournament(tmp_path / "cut").exit_code == 0
+    assert tournament(run_folder(tmp_path / "cut")).exit_code == 0
     text = games.read_text()
     lines = text.splitlines()
     assert len(lines) == 4

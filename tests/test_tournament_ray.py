@@ -17,6 +17,8 @@ from tournament.cli import main as cli_main  # noqa: E402
 from tournament.engines import parse_engine  # noqa: E402
 from tournament.runner import Settings, run  # noqa: E402
 
+from helpers import run_folder  # noqa: E402
+
 PY = sys.executable
 ENGINES = [f'name=ismcts cmd="{PY} -m protocol.cli" option.Seed=2',
            f'name=pimc cmd="{PY} -m protocol.cli" option.Algorithm=pimc option.Seed=3',
@@ -62,16 +64,9 @@ def local_ray():
         ray.shutdown()
 
 
-def _run_folder(path):
-    """A run folder holding one fixed draw secret, so runs in different folders draw alike."""
-    path.mkdir()
-    (path / "draw-secret").write_text("5e" * 32 + "\n")
-    return path
-
-
 def test_ray_and_local_backends_give_the_same_results(tmp_path, local_ray):
     for name in ("local", "ray", "cut"):
-        _run_folder(tmp_path / name)
+        run_folder(tmp_path / name)
     local = run(settings(), tmp_path / "local", concurrency=2)
     on_ray = run(settings(), tmp_path / "ray", concurrency=2, backend="ray")
     assert local["complete"] and local["games"] == 4 and not local["forfeits"]
@@ -92,7 +87,7 @@ def test_the_command_line_starts_ray_for_the_run_and_stops_it(tmp_path):
         "--deals", "1", "--tc", "iterations=30", "--margin-ms", "20000", "--json", "--quiet"]
     runner = CliRunner()
     for name in ("local", "ray"):
-        _run_folder(tmp_path / name)
+        run_folder(tmp_path / name)
     local = runner.invoke(cli_main, base + ["--out", str(tmp_path / "local")])
     on_ray = runner.invoke(cli_main, base + ["--out", str(tmp_path / "ray"), "--backend", "ray",
                                              "--ray-address", "local", "--concurrency", "2"])

@@ -11,10 +11,10 @@ from pathlib import Path
 import click
 
 from common.atomic_write import write_text_atomic
-from jobs.backends import backend_options
-from engine.errors import PalaisError
 from common.version import version_option
 from common.words import plural
+from engine.errors import PalaisError
+from jobs.backends import backend_options
 
 
 def _parse_sprt(text):

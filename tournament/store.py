@@ -18,10 +18,10 @@ import os
 from pathlib import Path
 
 from common.atomic_write import write_text_atomic
-from engine.chance import new_secret, secret_from_hex
-from engine.errors import PalaisError
 from common.files import read_text_file
 from common.json_lines import mend, read_json_lines
+from engine.chance import new_secret, secret_from_hex
+from engine.errors import PalaisError
 
 MAX_SETTINGS_BYTES = 1 << 20        # run.json: the settings of a run, a few KiB
 

@@ -10,8 +10,8 @@ import sys
 
 import click
 
-from engine.errors import PalaisError
 from common.version import version_option
+from engine.errors import PalaisError
 from play.cli import main as play_commands
 
 from .config import BUILTIN_PLAYERS, ServerConfig, is_loopback

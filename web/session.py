@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from engine.errors import NotationError, PalaisError
 from engine.notation import action_to_token, legal_text, token_to_action
 from play.analyse import Analyser, analyse_game
-from play.seats import EngineFailed, SeatSpec, open_seat
+from play.seats import EngineFailed, open_seat
 from search.params import SearchLimits, SearchParams
 from search.players import make_player
 from search.turns import choose_turn
