@@ -24,7 +24,7 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
 
 from search._ismcts import TreeSearch
-from search.players import make_player
+from search.factory import make_player
 from search.params import LEAF_EVALS, USES_VALUE, SearchLimits, SearchParams
 from search.positions import BENCH_POSITIONS, midgame
 from search.value import load_value_model

@@ -22,7 +22,7 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
 
 from search.params import SearchLimits, SearchParams  # noqa: E402
-from search.players import make_player  # noqa: E402
+from search.factory import make_player  # noqa: E402
 from search.selfplay import play_game  # noqa: E402
 from tournament.stats import seat_outcomes  # noqa: E402
 

@@ -37,7 +37,7 @@ from common.atomic_write import write_text_atomic  # noqa: E402
 from common.json_lines import read_json_lines  # noqa: E402
 from engine.errors import PalaisError  # noqa: E402
 from search.params import KNOBS, PRESETS, SearchLimits, SearchParams  # noqa: E402
-from search.players import make_player  # noqa: E402
+from search.factory import make_player  # noqa: E402
 from search.selfplay import play_game  # noqa: E402
 from search.value import load_value_model  # noqa: E402
 from tournament.stats import elo_of, seat_outcomes, wilson  # noqa: E402

@@ -36,44 +36,47 @@ cdef enum:
     SETUP_FREE = 5
     MAX_TRIES = 32
 
-    F_LAYOUT = 1
-    F_NPLAYERS = 2
-    F_TILE_AT = 3
-    F_PARK_SERVANT = 4
-    F_ROOMS = 5
-    F_AREA = 6
-    F_SUPPLY = 7
-    F_GOLD = 8
-    F_OWNER = 9
-    F_HAND = 10
-    F_HAND_SIZE = 11
-    F_DECK_SIZE = 12
-    F_DISCARD = 13
-    F_HONOURS = 14
-    F_EPOCH = 15
-    F_DRAWN_T = 16
-    F_DRAWN_N = 17
-    F_PLAYED_SINCE = 18
-    F_ROUND = 19
-    F_LAST_ROUND = 20
-    F_STAGE = 21
-    F_TO_MOVE = 22
-    F_SETUP_COUNT = 23
-    F_GATE_LEFT = 24
-    F_GATE_MAX = 25
-    F_MOVES_LEFT = 26
-    F_SOURCE_FOR = 27
-    F_PARK_TARGET = 28
-    F_TURQ = 29
-    F_VIOL = 30
-    F_REC = 31
-    F_GUARDS = 32
-    F_MOVES_BONUS = 33
-    F_INTRIGUE = 34
-    F_DRAWS_LEFT = 35
-
 cdef uint64_t GOLDEN = 0x9E3779B97F4A7C15ULL
-cdef uint64_t ZSEED = 0x9A1A15E0D0C5EED1ULL
+
+# The Zobrist key's field ids and seed are defined once, in engine/zobrist.py (the key's
+# definition, which the reference twin computes from scratch); C reads them at import.
+from engine import zobrist as _zobrist
+cdef uint64_t ZSEED = _zobrist.SEED
+cdef int F_LAYOUT = _zobrist.F_LAYOUT
+cdef int F_NPLAYERS = _zobrist.F_NPLAYERS
+cdef int F_TILE_AT = _zobrist.F_TILE_AT
+cdef int F_PARK_SERVANT = _zobrist.F_PARK_SERVANT
+cdef int F_ROOMS = _zobrist.F_ROOMS
+cdef int F_AREA = _zobrist.F_AREA
+cdef int F_SUPPLY = _zobrist.F_SUPPLY
+cdef int F_GOLD = _zobrist.F_GOLD
+cdef int F_OWNER = _zobrist.F_OWNER
+cdef int F_HAND = _zobrist.F_HAND
+cdef int F_HAND_SIZE = _zobrist.F_HAND_SIZE
+cdef int F_DECK_SIZE = _zobrist.F_DECK_SIZE
+cdef int F_DISCARD = _zobrist.F_DISCARD
+cdef int F_HONOURS = _zobrist.F_HONOURS
+cdef int F_EPOCH = _zobrist.F_EPOCH
+cdef int F_DRAWN_T = _zobrist.F_DRAWN_T
+cdef int F_DRAWN_N = _zobrist.F_DRAWN_N
+cdef int F_PLAYED_SINCE = _zobrist.F_PLAYED_SINCE
+cdef int F_ROUND = _zobrist.F_ROUND
+cdef int F_LAST_ROUND = _zobrist.F_LAST_ROUND
+cdef int F_STAGE = _zobrist.F_STAGE
+cdef int F_TO_MOVE = _zobrist.F_TO_MOVE
+cdef int F_SETUP_COUNT = _zobrist.F_SETUP_COUNT
+cdef int F_GATE_LEFT = _zobrist.F_GATE_LEFT
+cdef int F_GATE_MAX = _zobrist.F_GATE_MAX
+cdef int F_MOVES_LEFT = _zobrist.F_MOVES_LEFT
+cdef int F_SOURCE_FOR = _zobrist.F_SOURCE_FOR
+cdef int F_PARK_TARGET = _zobrist.F_PARK_TARGET
+cdef int F_TURQ = _zobrist.F_TURQ
+cdef int F_VIOL = _zobrist.F_VIOL
+cdef int F_REC = _zobrist.F_REC
+cdef int F_GUARDS = _zobrist.F_GUARDS
+cdef int F_MOVES_BONUS = _zobrist.F_MOVES_BONUS
+cdef int F_INTRIGUE = _zobrist.F_INTRIGUE
+cdef int F_DRAWS_LEFT = _zobrist.F_DRAWS_LEFT
 
 # Lookup tables filled once at import from engine.constants.
 cdef int8_t WINDOW_OF[N_STAGES]          # stage -> window index 0..4, or -1

@@ -75,6 +75,30 @@ A_END = 172             # end moves / end recruiting
 A_DECLINE = 173         # decline the KING / MADAME majority bonus
 A_DRAW_UNKNOWN = 174    # in a seat's view only: another seat drew a card of unknown type
 N_ACTIONS = 175
+KEYWORD_ACTIONS = {A_TAKE: "take", A_CONTINUE: "continue", A_END: "end", A_DECLINE: "decline"}
+
+
+def decode_action(action: int) -> tuple:
+    """What an action id names, the inverse of the encoding above: (kind, a, b) with kind
+    "room" (a = room), "gate" (a = servants), "move" (a = from room, b = to room), "recruit"
+    (a = square), "play" or "draw" (a = card), "unknown draw", or a keyword ("take",
+    "continue", "end", "decline"); unused parts are -1. The caller checks 0 <= action < N_ACTIONS."""
+    if action < A_GATE:
+        return "room", action - A_ROOM, -1
+    if action < A_MOVE:
+        return "gate", action - A_GATE, -1
+    if action < A_RECRUIT:
+        src, dst = divmod(action - A_MOVE, N_ROOMS)
+        return "move", src, dst
+    if action < A_PLAY:
+        return "recruit", action - A_RECRUIT, -1
+    if action < A_DRAW:
+        return "play", action - A_PLAY, -1
+    if action < A_TAKE:
+        return "draw", action - A_DRAW, -1
+    if action == A_DRAW_UNKNOWN:
+        return "unknown draw", -1, -1
+    return KEYWORD_ACTIONS[action], -1, -1
 
 # Turn stages: where in the game the next decision or automatic step is (RULES.md §3, §10).
 STAGES = ("SETUP", "TURN_START", "WINDOW1", "STEP1", "GATE_PLACE", "WINDOW2", "STEP2",

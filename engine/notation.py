@@ -20,8 +20,8 @@ import re
 from common.numbers import natural
 
 from .constants import (
-    A_CONTINUE, A_DECLINE, A_DRAW, A_DRAW_UNKNOWN, A_END, A_GATE, A_MOVE, A_PLAY, A_RECRUIT,
-    A_ROOM, A_TAKE, CARDS, MAX_GATE, N_ACTIONS, N_ROOMS, ROOM_INDEX, ROOMS, SQUARE_NAMES,
+    A_DRAW, A_DRAW_UNKNOWN, A_GATE, A_MOVE, A_PLAY, A_RECRUIT, A_ROOM, CARDS, KEYWORD_ACTIONS,
+    MAX_GATE, N_ACTIONS, N_ROOMS, ROOM_INDEX, ROOMS, SQUARE_NAMES, decode_action,
 )
 from .errors import NotationError
 # Position strings live in engine/position.py; they are part of this module's API too.
@@ -34,8 +34,7 @@ from .position import (
 
 CARD_INDEX = {name: i for i, name in enumerate(CARDS)}
 SQUARE_INDEX = {name: i for i, name in enumerate(SQUARE_NAMES)}
-KEYWORDS = {"take": A_TAKE, "continue": A_CONTINUE, "end": A_END, "decline": A_DECLINE}
-KEYWORD_OF = {a: word for word, a in KEYWORDS.items()}
+KEYWORDS = {word: a for a, word in KEYWORD_ACTIONS.items()}
 
 _ROOM_LIST = ", ".join(ROOMS)
 _CARD_LIST = ", ".join(CARDS)
@@ -61,22 +60,22 @@ def action_to_token(action: int) -> str:
                             f"(an integer 0..{N_ACTIONS - 1})") from None
     if not 0 <= a < N_ACTIONS:
         raise NotationError(f"action {a} is not an action id (0..{N_ACTIONS - 1})")
-    if a < A_GATE:
-        return ROOMS[a - A_ROOM]
-    if a < A_MOVE:
-        return f"gate{a - A_GATE}"
-    if a < A_RECRUIT:
-        src, dst = divmod(a - A_MOVE, N_ROOMS)
-        return f"{ROOMS[src]}-{ROOMS[dst]}"
-    if a < A_PLAY:
-        return SQUARE_NAMES[a - A_RECRUIT]
-    if a < A_DRAW:
-        return "!" + CARDS[a - A_PLAY]
-    if a < A_TAKE:
-        return "?" + CARDS[a - A_DRAW]
-    if a == A_DRAW_UNKNOWN:
+    kind, x, y = decode_action(a)
+    if kind == "room":
+        return ROOMS[x]
+    if kind == "gate":
+        return f"gate{x}"
+    if kind == "move":
+        return f"{ROOMS[x]}-{ROOMS[y]}"
+    if kind == "recruit":
+        return SQUARE_NAMES[x]
+    if kind == "play":
+        return "!" + CARDS[x]
+    if kind == "draw":
+        return "?" + CARDS[x]
+    if kind == "unknown draw":
         return "?"
-    return KEYWORD_OF[a]
+    return kind
 
 
 def _read_token(text: str) -> int:

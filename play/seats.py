@@ -22,7 +22,7 @@ from protocol.commands import Go, PositionStart
 from protocol.referee import start_position
 from search.algorithms import VIEW_ALGORITHMS
 from search.params import SearchLimits, SearchParams
-from search.players import make_player
+from search.factory import make_player
 from search.turns import choose_turn
 
 IN_PROCESS = VIEW_ALGORITHMS      # not "mcts": it needs the true state

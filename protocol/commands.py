@@ -107,7 +107,7 @@ class PositionString:
 class Go:
     movetime_ms: int | None = None
     iterations: int | None = None
-    nodes: int | None = None
+    nodes: int | None = None       # PRI's word, as UCI's: node visits (SearchLimits.visits)
     infinite: bool = False
     time_ms: tuple = ()            # (seat 0-based, ms left on that seat's clock) pairs
     inc_ms: tuple = ()             # (seat 0-based, increment ms) pairs

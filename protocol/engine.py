@@ -25,7 +25,7 @@ from engine.components import default_components
 from engine.constants import S_DRAW
 from engine.errors import PalaisError
 from search.params import KNOBS, USES_VALUE, Knob, SearchLimits, SearchParams, tree_memory_cap_mb
-from search.players import make_player
+from search.factory import make_player
 from search.timeman import clock_time_ms
 from search.value import load_value_model
 
@@ -160,7 +160,7 @@ class _Job:
         self.thread = None
 
 
-class Engine:
+class EngineFacade:
     def __init__(self, components=None, start: dict | None = None):
         """`start`: search knob values that replace the defaults (palais-engine --weights)."""
         self.components = components or default_components()
@@ -250,7 +250,7 @@ class Engine:
         """`movetime` is the search's time exactly; Move Overhead is kept back from clocks only."""
         overhead = self.values["Move Overhead"]
         if go.infinite:
-            return SearchLimits(infinite=True, iterations=go.iterations, nodes=go.nodes)
+            return SearchLimits(infinite=True, iterations=go.iterations, visits=go.nodes)
         time_ms = None
         if go.movetime_ms:
             time_ms = go.movetime_ms
@@ -260,7 +260,7 @@ class Engine:
                 time_ms = clock_time_ms(left, dict(go.inc_ms).get(self.seat, 0), overhead)
         if time_ms is None and go.iterations is None and go.nodes is None:
             return SearchLimits(infinite=True)
-        return SearchLimits(iterations=go.iterations, nodes=go.nodes, time_ms=time_ms)
+        return SearchLimits(iterations=go.iterations, visits=go.nodes, time_ms=time_ms)
 
     def go(self, command: Go, on_info, on_bestmove, on_message=None) -> None:
         """Start searching; never blocks (but after `stop`, see the module's contracts).

@@ -1,6 +1,6 @@
 """The PRI server loop: read a line, parse it, dispatch it, print the answer.
 
-It only parses, dispatches and prints; the Engine facade does the work. Every line written
+It only parses, dispatches and prints; the engine facade (protocol/engine.py EngineFacade) does the work. Every line written
 goes through one lock, so the search thread's info lines and the reader's answers never
 interleave inside a line. Only protocol reaches the output stream. No line ends the engine
 but `quit`: an unexpected failure in a handler is one error line (and a traceback on
@@ -21,7 +21,7 @@ from engine.notation import turn_to_text
 
 from .commands import (Bench, Display, Go, Hint, IsReady, NewGame, ParseError, Perft,
                        PositionStart, PositionString, Pri, Quit, SetOption, Stop)
-from .engine import Engine
+from .engine import EngineFacade
 from .parser import parse_line
 
 ENGINE_NAME = "palais-engine 0.1.0"
@@ -30,9 +30,9 @@ INFO_INTERVAL_S = 0.25          # progress info lines at most this often
 
 
 class Server:
-    def __init__(self, output=None, engine: Engine | None = None):
+    def __init__(self, output=None, engine: EngineFacade | None = None):
         self.output = output or sys.stdout
-        self.engine = engine or Engine()
+        self.engine = engine or EngineFacade()
         self._lock = threading.Lock()
         self._last_info = 0.0
         self.handlers = {
@@ -219,7 +219,7 @@ def main(start: dict | None = None) -> None:
     """Serve PRI on standard input and output until `quit` or the end of input; `start`
     replaces search option defaults (knob name -> value)."""
     signal.signal(signal.SIGTERM, _exit_on_signal)
-    server = Server(sys.stdout, Engine(start=start))
+    server = Server(sys.stdout, EngineFacade(start=start))
     server.run(sys.stdin)
 
 

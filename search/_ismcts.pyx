@@ -407,10 +407,12 @@ cdef class TreeSearch:
         for p in range(n):
             self.params.margin_center[p] = est[p] - best_other(est, n, p)
 
-    def run(self, long long max_iterations, double deadline_ms, long long max_nodes):
+    def run(self, long long max_iterations, double deadline_ms, long long max_visits):
         """Iterate until one limit is hit or stop_flag is set; returns iterations done.
 
-        max_iterations / max_nodes <= 0 and deadline_ms <= 0 mean no such limit.
+        max_visits counts node visits (tree decisions walked, summed over iterations: PRI's
+        `go nodes`), not tree nodes. max_iterations / max_visits <= 0 and deadline_ms <= 0
+        mean no such limit.
         The time is checked every 16 iterations.
         """
         cdef long long done = 0
@@ -418,7 +420,7 @@ cdef class TreeSearch:
             while not self.stop_flag:
                 if max_iterations > 0 and done >= max_iterations:
                     break
-                if max_nodes > 0 and self.tree.node_visits >= max_nodes:
+                if max_visits > 0 and self.tree.node_visits >= max_visits:
                     break
                 if deadline_ms > 0 and (done & 15) == 0 and now_ms() >= deadline_ms:
                     break

@@ -2,7 +2,7 @@
 callers must know about it.
 
 Every list of algorithms is derived from here: `SearchParams.algorithm`'s choices, the PRI
-`Algorithm` option, `palais play`'s seat kinds, and `make_player` (search/players.py). A new
+`Algorithm` option, `palais play`'s seat kinds, and `make_player` (search/factory.py). A new
 algorithm is one module with a player class (search/player.py) plus one `register` line below.
 
 The class is named as "module:Class" inside the search package and imported only when a

@@ -105,7 +105,7 @@ class PIMCSearch(BasePlayer):
         start = TreeSearch.clock_ms()
         per_world_ms = limits.time_ms / k if limits.time_ms else 0.0
         per_world_iterations = -(-limits.iterations // k) if limits.iterations else 0
-        per_world_nodes = -(-limits.nodes // k) if limits.nodes else 0
+        per_world_visits = -(-limits.visits // k) if limits.visits else 0
         hash_mb = max(1, self.params.hash_mb // k)
         totals = {}
         worlds = []
@@ -118,9 +118,9 @@ class PIMCSearch(BasePlayer):
             tree.set_root(world, seat)
             self._stop.on_stop(lambda tree=tree: setattr(tree, "stop_flag", 1))
             deadline = TreeSearch.clock_ms() + per_world_ms if per_world_ms else 0.0
-            if limits.infinite and not (per_world_iterations or per_world_ms or per_world_nodes):
+            if limits.infinite and not (per_world_iterations or per_world_ms or per_world_visits):
                 per_world_iterations = 10_000
-            done += tree.run(per_world_iterations, deadline, per_world_nodes)
+            done += tree.run(per_world_iterations, deadline, per_world_visits)
             worlds.append((tree, world))
             for edge in tree.node_edges(tree.key_for(world)) or []:
                 totals.setdefault(edge.action, []).append((edge, tree, world))

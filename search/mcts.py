@@ -142,7 +142,7 @@ class MCTSSearch(BasePlayer):
                 chunk = min(chunk, limits.iterations - done)
             if chunk <= 0:
                 break
-            ran = tree.run(chunk, deadline, limits.nodes or 0)
+            ran = tree.run(chunk, deadline, limits.visits or 0)
             done += ran
             stats = tree.stats()
             if callback is not None:
@@ -152,7 +152,7 @@ class MCTSSearch(BasePlayer):
                 callback(Progress(done, stats["node_visits"], TreeSearch.clock_ms() - start, leader))
             if ran < chunk or tree.stop_flag:
                 break
-            if limits.nodes and stats["node_visits"] >= limits.nodes:
+            if limits.visits and stats["node_visits"] >= limits.visits:
                 break
             if deadline and TreeSearch.clock_ms() >= deadline:
                 break

@@ -211,14 +211,15 @@ class SearchLimits:
     """When a search stops: the first limit reached, or stop(). None means no such limit."""
 
     iterations: int | None = None      # iterations (one determinization + one rollout each)
-    nodes: int | None = None           # tree decisions walked, summed over iterations
+    visits: int | None = None          # node visits: tree decisions walked, summed over iterations
+                                       # (PRI's `go nodes`; not the tree's node count)
     time_ms: float | None = None       # wall time
     infinite: bool = False             # only stop() ends it
 
     def __post_init__(self):
-        for name in ("iterations", "nodes", "time_ms"):
+        for name in ("iterations", "visits", "time_ms"):
             value = getattr(self, name)
             if value is not None and value <= 0:
                 raise PalaisError(f"search limit {name} must be > 0")
-        if not self.infinite and self.iterations is None and self.nodes is None and self.time_ms is None:
-            raise PalaisError("a search needs a limit: iterations, nodes, time_ms or infinite")
+        if not self.infinite and self.iterations is None and self.visits is None and self.time_ms is None:
+            raise PalaisError("a search needs a limit: iterations, visits, time_ms or infinite")

@@ -1,6 +1,6 @@
 """What every player answers to, so callers use any of them without checking what it has.
 
-A player (made by search/players.py's `make_player`, listed in search/algorithms.py) has:
+A player (made by search/factory.py's `make_player`, listed in search/algorithms.py) has:
 - `search(state, seat=None, limits=None, callback=None, top_k=5)` -> SearchResult;
 - `stop()`: ask a running search to end; never blocks, ignored when no search runs;
 - `prepare()`: be ready to search at once (start any processes); may block while they start;

@@ -24,7 +24,7 @@ def decision_limits(turn: SearchLimits, spent_ms: float, spent_iterations: int,
     """The limits of the next decision's search, `share` of what is left of `turn` (and at
     least FLOOR_SHARE of it); None when less than that floor is left: the turn then goes on
     along the line the last search found."""
-    if turn.infinite or turn.nodes:
+    if turn.infinite or turn.visits:
         return turn
     if turn.time_ms:
         left = turn.time_ms - spent_ms

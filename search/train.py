@@ -33,7 +33,7 @@ from engine.features import FEATURE_SIZE, observation
 from jobs.backends import open_backend
 
 from .params import PRESETS, SearchLimits, SearchParams
-from .players import make_player
+from .factory import make_player
 from .selfplay import play_game
 from .stats import elo_of, wilson
 from .value import ARRAY_NAMES, MAX_HIDDEN, numpy_values, save_weights

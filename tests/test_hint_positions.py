@@ -29,7 +29,7 @@ from play.game import PlayGame
 from play.hints import find_hints
 from play.i18n import LANGUAGES
 from search.params import SearchLimits, SearchParams
-from search.players import make_player
+from search.factory import make_player
 from search.selfplay import play_game
 
 from helpers import ServerSession

@@ -19,7 +19,7 @@ import pytest
 from engine.notation import action_to_token
 from engine.state import State
 from protocol.commands import Go
-from protocol.engine import Engine
+from protocol.engine import EngineFacade
 from protocol.server import Server
 from search.player import BasePlayer
 
@@ -301,7 +301,7 @@ def test_an_unexpected_failure_in_a_command_is_one_error_line_and_the_engine_goe
 
 @pytest.mark.parametrize("overhead", [30, 400])
 def test_movetime_is_the_search_time_and_move_overhead_comes_off_clocks_only(overhead):
-    e = Engine()
+    e = EngineFacade()
     e.set_option("Move Overhead", str(overhead))
     e.seat = 0
     assert e.limits_for(Go(movetime_ms=500)).time_ms == 500

@@ -12,11 +12,11 @@ import pytest
 
 from engine.errors import PalaisError
 from play.seats import IN_PROCESS, parse_seat
-from protocol.engine import OPTION_BY_NAME, Engine, EngineError
+from protocol.engine import OPTION_BY_NAME, EngineError, EngineFacade
 from search.algorithms import REGISTRY
 from search.params import KNOBS, SearchParams, tree_memory_cap_mb
 from search.player import Player
-from search.players import make_player
+from search.factory import make_player
 
 _SPEC = importlib.util.spec_from_file_location(
     "bench_tune", Path(__file__).resolve().parent.parent / "bench" / "tune.py")
@@ -79,7 +79,7 @@ def values_outside(knob):
 
 
 def through_pri(knob, text):
-    engine = Engine()
+    engine = EngineFacade()
     engine.set_option(knob.pri, text)
     return getattr(engine.params(), knob.name)
 

@@ -117,7 +117,7 @@ def test_bench_signature_is_stable():
 
 @pytest.mark.parametrize("algorithm", ["random", "greedy", "pimc", "ismcts", "mcts"])
 def test_every_player_answers_with_a_legal_turn_start(algorithm):
-    from search.players import make_player
+    from search.factory import make_player
     state = midgame(2, 101, 6)
     player = make_player(SearchParams(algorithm=algorithm, seed=2))
     result = player.search(state, limits=SearchLimits(iterations=500))
@@ -129,14 +129,14 @@ def test_every_player_answers_with_a_legal_turn_start(algorithm):
 
 
 def test_greedy_takes_the_winning_recruit():
-    from search.players import make_player
+    from search.factory import make_player
     state = last_turn_position()
     result = make_player(SearchParams(algorithm="greedy")).search(state)
     assert result.best_turn == [recruit("c3")]
 
 
 def test_a_self_play_game_reproduces_under_iteration_limits():
-    from search.players import make_player
+    from search.factory import make_player
     from search.selfplay import play_game
 
     def game():
@@ -201,7 +201,7 @@ def test_leaf_eval_auto_is_the_value_where_the_shipped_weights_were_measured(mon
 @pytest.mark.parametrize("algorithm,processes", [("ismcts", 1), ("pimc", 1),
                                                  pytest.param("ismcts", 2, marks=pytest.mark.slow)])
 def test_a_stop_with_no_search_running_does_not_cut_the_next_search(algorithm, processes):
-    from search.players import make_player
+    from search.factory import make_player
     state = midgame(2, 103, 6)
     player = make_player(SearchParams(algorithm=algorithm, processes=processes, seed=4))
     try:

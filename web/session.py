@@ -20,7 +20,7 @@ from engine.notation import action_to_token, legal_text, token_to_action
 from play.analyse import Analyser, analyse_game
 from play.seats import EngineFailed, open_seat
 from search.params import SearchLimits, SearchParams
-from search.players import make_player
+from search.factory import make_player
 from search.turns import choose_turn
 
 from .engine_seat import KeptSeat

@@ -9,14 +9,12 @@ draws as `?` (engine/views.py's seen_by, as PRI engines are told).
 from __future__ import annotations
 
 from engine.constants import (
-    A_CONTINUE, A_DECLINE, A_DRAW, A_END, A_GATE, A_MOVE, A_PLAY, A_RECRUIT, A_ROOM, A_TAKE,
-    CARDS, KING, MADAME, PRIVILEGES, ROOMS, SQUARE_NAMES, STAGES, room_adjacency,
+    CARDS, KING, MADAME, PRIVILEGES, ROOMS, SQUARE_NAMES, STAGES, decode_action, room_adjacency,
 )
 from engine.notation import action_to_token
 from engine.views import seen_by
 
 SPECTATOR = 0
-KEYWORD_KINDS = {A_TAKE: "take", A_CONTINUE: "continue", A_END: "end", A_DECLINE: "decline"}
 
 
 def seat_state(state, seat: int):
@@ -32,19 +30,18 @@ def tile_json(tile) -> dict:
 def action_json(action: int) -> dict:
     """One legal decision for the page: its id, token, kind and what it names."""
     out = {"id": action, "token": action_to_token(action)}
-    if action < A_GATE:
-        out.update(kind="room", room=ROOMS[action - A_ROOM])
-    elif action < A_MOVE:
-        out.update(kind="gate", count=action - A_GATE)
-    elif action < A_RECRUIT:
-        src, dst = divmod(action - A_MOVE, len(ROOMS))
-        out.update(kind="move", **{"from": ROOMS[src], "to": ROOMS[dst]})
-    elif action < A_PLAY:
-        out.update(kind="recruit", square=SQUARE_NAMES[action - A_RECRUIT])
-    elif action < A_DRAW:
-        out.update(kind="play", card=CARDS[action - A_PLAY])
-    else:
-        out.update(kind=KEYWORD_KINDS[action])
+    kind, x, y = decode_action(action)
+    out["kind"] = kind
+    if kind == "room":
+        out["room"] = ROOMS[x]
+    elif kind == "gate":
+        out["count"] = x
+    elif kind == "move":
+        out.update(**{"from": ROOMS[x], "to": ROOMS[y]})
+    elif kind == "recruit":
+        out["square"] = SQUARE_NAMES[x]
+    elif kind == "play":
+        out["card"] = CARDS[x]
     return out
 
 
