@@ -28,18 +28,22 @@ class _Word:
         return self.word
 
 
-@dataclass(frozen=True)
-class Pri(_Word):
-    """`pri`: the handshake; the engine answers id, option lines and `priok`."""
+def _one_word(name: str, word: str, doc: str) -> type:
+    """The dataclass of the one-word command `word` (each a type of its own, for dispatch)."""
+    return dataclass(frozen=True)(type(name, (_Word,), {"word": word, "__doc__": doc,
+                                                         "__module__": __name__}))
 
-    word = "pri"
 
-
-@dataclass(frozen=True)
-class IsReady(_Word):
-    """`isready`: answered with `readyok` at once, even during a search."""
-
-    word = "isready"
+# The one-word commands: (class, word, what it asks).
+Pri = _one_word("Pri", "pri", "`pri`: the handshake; the engine answers id, option lines and `priok`.")
+IsReady = _one_word("IsReady", "isready", "`isready`: answered with `readyok` at once, even during a search.")
+NewGame = _one_word("NewGame", "newgame",
+                    "`newgame`: the next position belongs to a new game (search state may be dropped).")
+Stop = _one_word("Stop", "stop", "`stop`: end the search; exactly one `bestmove` answers each `go`.")
+Quit = _one_word("Quit", "quit", "`quit`: stop any search and exit.")
+Display = _one_word("Display", "d", "`d`: draw the position as text (as `info string` lines).")
+Bench = _one_word("Bench", "bench",
+                  "`bench`: print the bench signature `Nodes searched: N` (as an `info string`).")
 
 
 @dataclass(frozen=True)
@@ -51,11 +55,13 @@ class SetOption:
         return f"setoption name {self.name}" + ("" if self.value is None else f" value {self.value}")
 
 
-@dataclass(frozen=True)
-class NewGame(_Word):
-    """`newgame`: the next position belongs to a new game (search state may be dropped)."""
-
-    word = "newgame"
+def _keyed(word: str, pairs) -> list:
+    """A command's words: `word`, then `key value` for each pair whose value is not None."""
+    words = [word]
+    for key, value in pairs:
+        if value is not None:
+            words += [key, str(value)]
+    return words
 
 
 def _moves_text(moves) -> str:
@@ -114,11 +120,8 @@ class Go:
     multipv: int | None = None
 
     def to_line(self) -> str:
-        words = ["go"]
-        for key, value in (("movetime", self.movetime_ms), ("iterations", self.iterations),
-                           ("nodes", self.nodes)):
-            if value is not None:
-                words += [key, str(value)]
+        words = _keyed("go", (("movetime", self.movetime_ms), ("iterations", self.iterations),
+                              ("nodes", self.nodes)))
         if self.infinite:
             words.append("infinite")
         times, incs = dict(self.time_ms), dict(self.inc_ms)
@@ -133,39 +136,11 @@ class Go:
 
 
 @dataclass(frozen=True)
-class Stop(_Word):
-    """`stop`: end the search; exactly one `bestmove` answers each `go`."""
-
-    word = "stop"
-
-
-@dataclass(frozen=True)
-class Quit(_Word):
-    """`quit`: stop any search and exit."""
-
-    word = "quit"
-
-
-@dataclass(frozen=True)
-class Display(_Word):
-    """`d`: draw the position as text (as `info string` lines)."""
-
-    word = "d"
-
-
-@dataclass(frozen=True)
 class Perft:
     depth: int
 
     def to_line(self) -> str:
         return f"perft {self.depth}"
-
-
-@dataclass(frozen=True)
-class Bench(_Word):
-    """`bench`: print the bench signature `Nodes searched: N` (as an `info string`)."""
-
-    word = "bench"
 
 
 @dataclass(frozen=True)
@@ -175,11 +150,8 @@ class Hint:
     iterations: int | None = None
 
     def to_line(self) -> str:
-        words = ["hint", "top", str(self.top)]
-        for key, value in (("movetime", self.movetime_ms), ("iterations", self.iterations)):
-            if value is not None:
-                words += [key, str(value)]
-        return " ".join(words)
+        return " ".join(_keyed("hint", (("top", self.top), ("movetime", self.movetime_ms),
+                                        ("iterations", self.iterations))))
 
 
 @dataclass(frozen=True)
