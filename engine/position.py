@@ -238,7 +238,6 @@ def parse_position(text: str, components: ComponentSet | None = None) -> Snapsho
     f = _split_fields(text)
     r = _Reader(comps)
     n_cards = comps.n_cards
-    n_tiles = len(comps.tiles)
 
     # ---- header fields
     try:
@@ -259,8 +258,51 @@ def parse_position(text: str, components: ComponentSet | None = None) -> Snapsho
     setup_count = r.int("setup", "", f["setup"], high=SETUP_FREE_PLACEMENTS * n)
 
     # ---- the board: layout, park, servants, gold, tiles
+    layout = _read_layout(r, f["layout"])
+    tile_at, park_servant, where_tile = _read_park(r, f["park"], n)
+    rooms = [r.counts("rooms", f"seat {q + 1}", e, SERVANTS_PER_COLOUR)
+             for q, e in enumerate(r.per_seat("rooms", f["rooms"], n))]
+    area, supply, honours = (
+        [r.int(key, f"seat {q + 1}", e, high=SERVANTS_PER_COLOUR if key != "honours" else n_cards)
+         for q, e in enumerate(r.per_seat(key, f[key], n))]
+        for key in ("area", "supply", "honours"))
+    gold = [r.int("gold", f"seat {q + 1}", e, high=MAX_GOLD) for q, e in enumerate(r.per_seat("gold", f["gold"], n))]
+    _check_servants(rooms, area, supply, park_servant)
+    owner = _read_nobles(r, f["nobles"], n, where_tile)
+    empty = tile_at.count(-1)
+    owned = sum(1 for o in owner if o >= 0)
+    if owned != empty:
+        raise NotationError(f"position: fields 'park', 'nobles': {empty} park squares are empty "
+                            f"but {owned} tiles are owned (each recruit empties one square)")
+
+    # ---- cards: hands (hidden ones as ?N in a view), piles, epoch bookkeeping
+    hand, hand_size = _read_hands(r, f["hands"], n, observer)
+    discard = r.counts("discard", "", f["discard"], n_cards)
+    epoch = r.counts("epoch", "", f["epoch"], n_cards)
+    for c in range(N_CARDS):
+        if epoch[c] > comps.cards_per_type[c]:
+            r.fail("epoch", f"card {CARDS[c]}", f"{epoch[c]} cards, the set has {comps.cards_per_type[c]}")
+    played = [r.counts("played", f"seat {q + 1}", e, n_cards)
+              for q, e in enumerate(r.per_seat("played", f["played"], n))]
+    drawn_n, drawn_t = _read_drawn(r, f["drawn"], n, observer)
+    deck, deck_size = _read_deck(r, f["deck"], comps, observer, hand, hand_size, discard, honours)
+
+    turn = _read_turn(r, f["turn"])
+    snap = Snapshot(
+        n_players=n, layout=layout, tile_at=tile_at, park_servant=park_servant, rooms=rooms,
+        area=area, supply=supply, gold=gold, owner=owner, hand=hand, hand_size=hand_size,
+        deck=deck, deck_size=deck_size, discard=discard, honours=honours, epoch=epoch,
+        drawn_t=drawn_t, drawn_n=drawn_n, played_since=played, round=round_,
+        last_round=last_round, stage=stage, to_move=to_move, setup_count=setup_count,
+        observer=observer, **turn)
+    _check_runnable(snap, comps)
+    return snap
+
+
+def _read_layout(r, text: str) -> list:
+    """The room in each castle cell: 3 rows of 3 codes, each of the 9 rooms once."""
     layout = []
-    for i, row in enumerate(r.split("layout", "", f["layout"], "/", 3, "rows"), start=1):
+    for i, row in enumerate(r.split("layout", "", text, "/", 3, "rows"), start=1):
         for code in r.split("layout", f"row {i}", row, ",", 3, "room codes"):
             layout.append(r.room("layout", f"row {i}", code))
     if sorted(layout) != list(range(N_ROOMS)):
@@ -268,10 +310,15 @@ def parse_position(text: str, components: ComponentSet | None = None) -> Snapsho
         missing = [ROOMS[x] for x in range(N_ROOMS) if x not in layout]
         r.fail("layout", "", f"{', '.join(twice)} twice, {', '.join(missing)} missing "
                              f"(each of the 9 rooms exactly once)")
+    return layout
 
+
+def _read_park(r, text: str, n: int):
+    """(tile per square or -1, park servant per square or -1, square name per tile dealt)."""
+    n_tiles = len(r.comps.tiles)
     tile_at, park_servant = [-1] * N_SQUARES, [-1] * N_SQUARES
     where_tile = {}
-    for rank, row in enumerate(r.split("park", "", f["park"], "/", 6, "ranks"), start=1):
+    for rank, row in enumerate(r.split("park", "", text, "/", 6, "ranks"), start=1):
         for file, entry in enumerate(r.split("park", f"rank {rank}", row, ",", 6, "squares")):
             sq = (rank - 1) * 6 + file
             where = f"square {SQUARE_NAMES[sq]}"
@@ -289,15 +336,12 @@ def parse_position(text: str, components: ComponentSet | None = None) -> Snapsho
                 r.fail("park", where, f"tile {t + 1} is already on {where_tile[t]}")
             where_tile[t] = SQUARE_NAMES[sq]
             tile_at[sq] = t
+    return tile_at, park_servant, where_tile
 
-    rooms = [r.counts("rooms", f"seat {q + 1}", e, SERVANTS_PER_COLOUR)
-             for q, e in enumerate(r.per_seat("rooms", f["rooms"], n))]
-    area, supply, honours = (
-        [r.int(key, f"seat {q + 1}", e, high=SERVANTS_PER_COLOUR if key != "honours" else n_cards)
-         for q, e in enumerate(r.per_seat(key, f[key], n))]
-        for key in ("area", "supply", "honours"))
-    gold = [r.int("gold", f"seat {q + 1}", e, high=MAX_GOLD) for q, e in enumerate(r.per_seat("gold", f["gold"], n))]
-    for q in range(n):
+
+def _check_servants(rooms, area, supply, park_servant) -> None:
+    """Each seat has its 25 servants: in rooms, play area, supply and on the park."""
+    for q in range(len(rooms)):
         park = park_servant.count(q)
         total = sum(rooms[q]) + area[q] + supply[q] + park
         if total != SERVANTS_PER_COLOUR:
@@ -306,8 +350,12 @@ def parse_position(text: str, components: ComponentSet | None = None) -> Snapsho
                 f"rooms {sum(rooms[q])} + area {area[q]} + supply {supply[q]} + park {park} = "
                 f"{total}, expected {SERVANTS_PER_COLOUR}")
 
+
+def _read_nobles(r, text: str, n: int, where_tile: dict) -> list:
+    """The owner of each tile (-1: none); no tile both dealt and owned, or owned twice."""
+    n_tiles = len(r.comps.tiles)
     owner = [-1] * n_tiles
-    for q, entry in enumerate(r.per_seat("nobles", f["nobles"], n)):
+    for q, entry in enumerate(r.per_seat("nobles", text, n)):
         if entry == "-":
             continue
         where = f"seat {q + 1}"
@@ -318,15 +366,14 @@ def parse_position(text: str, components: ComponentSet | None = None) -> Snapsho
             if owner[t] >= 0:
                 r.fail("nobles", where, f"tile {t + 1} is also owned by seat {owner[t] + 1}")
             owner[t] = q
-    empty = tile_at.count(-1)
-    owned = sum(1 for o in owner if o >= 0)
-    if owned != empty:
-        raise NotationError(f"position: fields 'park', 'nobles': {empty} park squares are empty "
-                            f"but {owned} tiles are owned (each recruit empties one square)")
+    return owner
 
-    # ---- cards: hands (hidden ones as ?N in a view), piles, epoch bookkeeping
+
+def _read_hands(r, text: str, n: int, observer: int):
+    """(per seat the 9 card counts, per seat the hand size); in a view, others' as ?N."""
+    n_cards = r.comps.n_cards
     hand, hand_size = [], []
-    for q, entry in enumerate(r.per_seat("hands", f["hands"], n)):
+    for q, entry in enumerate(r.per_seat("hands", text, n)):
         where = f"seat {q + 1}"
         if observer >= 0 and q != observer:
             if not entry.startswith("?"):
@@ -340,17 +387,14 @@ def parse_position(text: str, components: ComponentSet | None = None) -> Snapsho
                                        "a view; write its 9 counts")
             hand.append(r.counts("hands", where, entry, n_cards))
             hand_size.append(sum(hand[q]))
+    return hand, hand_size
 
-    discard = r.counts("discard", "", f["discard"], n_cards)
-    epoch = r.counts("epoch", "", f["epoch"], n_cards)
-    for c in range(N_CARDS):
-        if epoch[c] > comps.cards_per_type[c]:
-            r.fail("epoch", f"card {CARDS[c]}", f"{epoch[c]} cards, the set has {comps.cards_per_type[c]}")
-    played = [r.counts("played", f"seat {q + 1}", e, n_cards)
-              for q, e in enumerate(r.per_seat("played", f["played"], n))]
 
+def _read_drawn(r, text: str, n: int, observer: int):
+    """(per seat the cards drawn since the epoch, per seat their types); in a view, others' N:?."""
+    n_cards = r.comps.n_cards
     drawn_n, drawn_t = [], []
-    for q, entry in enumerate(r.per_seat("drawn", f["drawn"], n)):
+    for q, entry in enumerate(r.per_seat("drawn", text, n)):
         where = f"seat {q + 1}"
         count, colon, types = entry.partition(":")
         if not colon:
@@ -365,13 +409,18 @@ def parse_position(text: str, components: ComponentSet | None = None) -> Snapsho
             if types == "?":
                 r.fail("drawn", where, "hidden draws (N:?) are allowed only for other seats in a view")
             drawn_t.append(r.counts("drawn", where, types, n_cards))
+    return drawn_n, drawn_t
 
-    # ---- every card accounted for; in a view, the unknown pool rebuilt
+
+def _read_deck(r, text: str, comps, observer: int, hand, hand_size, discard, honours):
+    """(the draw pile's counts, its size) with every card accounted for; in a view the pile
+    is ?N and its counts are the viewer's unknown pool, rebuilt and checked."""
+    n_cards = comps.n_cards
+    n = len(hand)
     if observer < 0:
-        if f["deck"].startswith("?"):
+        if text.startswith("?"):
             r.fail("deck", "", "a hidden draw pile (?N) is allowed only in a view; write its 9 counts")
-        deck = r.counts("deck", "", f["deck"], n_cards)
-        deck_size = sum(deck)
+        deck = r.counts("deck", "", text, n_cards)
         for c in range(N_CARDS):
             held = sum(hand[q][c] for q in range(n))
             kept = sum(honours) if c == C_HONOUR else 0
@@ -381,33 +430,23 @@ def parse_position(text: str, components: ComponentSet | None = None) -> Snapsho
                     f"position: fields 'deck', 'hands', 'discard', 'honours', card {CARDS[c]}: "
                     f"deck {deck[c]} + hands {held} + discard {discard[c]} + honours {kept} = "
                     f"{total}, the set has {comps.cards_per_type[c]}")
-    else:
-        if not f["deck"].startswith("?"):
-            r.fail("deck", "", "in a view the draw pile is hidden: write ?N, N = its size")
-        deck_size = r.int("deck", "", f["deck"][1:], high=n_cards)
-        deck = _unseen_pool(comps, hand[observer], discard, honours)
-        for c in range(N_CARDS):
-            if deck[c] < 0:
-                raise NotationError(
-                    f"position: fields 'hands', 'discard', 'honours', card {CARDS[c]}: seat "
-                    f"{observer + 1}'s hand, the discard pile and the honours hold "
-                    f"{comps.cards_per_type[c] - deck[c]}, the set has {comps.cards_per_type[c]}")
-        unseen = deck_size + sum(hand_size[q] for q in range(n) if q != observer)
-        if sum(deck) != unseen:
+        return deck, sum(deck)
+    if not text.startswith("?"):
+        r.fail("deck", "", "in a view the draw pile is hidden: write ?N, N = its size")
+    deck_size = r.int("deck", "", text[1:], high=n_cards)
+    deck = _unseen_pool(comps, hand[observer], discard, honours)
+    for c in range(N_CARDS):
+        if deck[c] < 0:
             raise NotationError(
-                f"position: fields 'deck', 'hands': seat {observer + 1} cannot see {sum(deck)} "
-                f"cards, but the draw pile ({deck_size}) and the other hands hold {unseen}")
-
-    turn = _read_turn(r, f["turn"])
-    snap = Snapshot(
-        n_players=n, layout=layout, tile_at=tile_at, park_servant=park_servant, rooms=rooms,
-        area=area, supply=supply, gold=gold, owner=owner, hand=hand, hand_size=hand_size,
-        deck=deck, deck_size=deck_size, discard=discard, honours=honours, epoch=epoch,
-        drawn_t=drawn_t, drawn_n=drawn_n, played_since=played, round=round_,
-        last_round=last_round, stage=stage, to_move=to_move, setup_count=setup_count,
-        observer=observer, **turn)
-    _check_runnable(snap, comps)
-    return snap
+                f"position: fields 'hands', 'discard', 'honours', card {CARDS[c]}: seat "
+                f"{observer + 1}'s hand, the discard pile and the honours hold "
+                f"{comps.cards_per_type[c] - deck[c]}, the set has {comps.cards_per_type[c]}")
+    unseen = deck_size + sum(hand_size[q] for q in range(n) if q != observer)
+    if sum(deck) != unseen:
+        raise NotationError(
+            f"position: fields 'deck', 'hands': seat {observer + 1} cannot see {sum(deck)} "
+            f"cards, but the draw pile ({deck_size}) and the other hands hold {unseen}")
+    return deck, deck_size
 
 
 # The position field that holds each Snapshot field (the turn counters are in `turn`).
