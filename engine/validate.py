@@ -87,17 +87,17 @@ def _table(field: str, value, n: int, length: int, low: int, high) -> list:
 def check_snapshot(snap, components) -> None:
     """SnapshotError unless `snap` is a position the core can hold and run (see the top)."""
     n = _int("n_players", snap.n_players, MIN_PLAYERS, MAX_PLAYERS)
-    n_tiles = len(components.tiles)
-    per_type = list(components.cards_per_type)
-    n_cards = sum(per_type)
     observer = snap.observer
     if observer != ONLOOKER:
         observer = _int("observer", observer, -1, n - 1)
+    tile_at, park_servant = _check_board(snap, n, len(components.tiles))
+    area = _check_servants(snap, n, park_servant)
+    _check_cards(snap, n, observer, list(components.cards_per_type))
+    _check_stage(snap, n, area, tile_at, park_servant)
 
-    def hidden(q: int) -> bool:
-        return observer >= 0 and q != observer
 
-    # ---- the board
+def _check_board(snap, n: int, n_tiles: int):
+    """The layout, the tiles on the park and their owners; returns (tile_at, park_servant)."""
     layout = _row("layout", snap.layout, N_ROOMS, 0, N_ROOMS - 1)
     if sorted(layout) != list(range(N_ROOMS)):
         _fail("layout", "each of the 9 rooms must appear exactly once")
@@ -113,8 +113,11 @@ def check_snapshot(snap, components) -> None:
             seen.add(t)
             if owner[t] >= 0:
                 _fail("owner", f"tile {t + 1} is owned by seat {owner[t] + 1} and in the park")
+    return tile_at, park_servant
 
-    # ---- servants and gold
+
+def _check_servants(snap, n: int, park_servant) -> list:
+    """Rooms, play areas, supplies and gold; each seat's 25 servants; returns the play areas."""
     rooms = _table("rooms", snap.rooms, n, N_ROOMS, 0, SERVANTS_PER_COLOUR)
     area = _row("area", snap.area, n, 0, SERVANTS_PER_COLOUR)
     supply = _row("supply", snap.supply, n, 0, SERVANTS_PER_COLOUR)
@@ -124,8 +127,17 @@ def check_snapshot(snap, components) -> None:
         if total != SERVANTS_PER_COLOUR:
             _fail("rooms", f"seat {q + 1} has {total} servants in rooms, play area, supply "
                            f"and park, expected {SERVANTS_PER_COLOUR}")
+    return area
 
-    # ---- cards: hands, piles, and where each card of the set is
+
+def _check_cards(snap, n: int, observer: int, per_type: list) -> None:
+    """Hands, piles, the epoch bookkeeping, and where each card of the set is (in a view,
+    the viewer's unknown pool)."""
+    n_cards = sum(per_type)
+
+    def hidden(q: int) -> bool:
+        return observer >= 0 and q != observer
+
     hand = _table("hand", snap.hand, n, N_CARDS, 0, per_type)
     hand_size = _row("hand_size", snap.hand_size, n, 0, n_cards)
     deck = _row("deck", snap.deck, N_CARDS, 0, per_type)
@@ -180,7 +192,9 @@ def check_snapshot(snap, components) -> None:
         _fail("drawn_n", f"{sum(drawn_n)} cards drawn since the last reshuffle and {deck_size} "
                          f"in the pile, but the pile then held {sum(epoch)}")
 
-    # ---- where the game is: stage, seat, round, setup, turn counters
+
+def _check_stage(snap, n: int, area, tile_at, park_servant) -> None:
+    """Where the game is: stage, seat, round, setup and turn counters, against each other."""
     stage = _int("stage", snap.stage, 0, len(STAGES) - 1)
     to_move = _int("to_move", snap.to_move, 0, n - 1)
     round_ = _int("round", snap.round, 0, MAX_ROUND)
