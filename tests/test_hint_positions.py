@@ -199,7 +199,7 @@ def test_pri_hint_lines_stop_at_the_end_of_the_turn():
     text = REPEATED_TURNS["3 players, start of turn"]
     s = ServerSession()
     s.send(f"position pos {text}", f"hint top 3 iterations {ITERATIONS}")
-    hints = [l for l in s.new_lines() if l.startswith("info string hint ")]
+    hints = [l for l in s.new_lines() if re.match(r"info string hint \d+: ", l)]   # not "hint done"
     assert hints
     state = state_from_position(text)
     for line in hints:
