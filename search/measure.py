@@ -25,6 +25,7 @@ SCORE_SCALE = 30.0          # VP: losing this many expected VP in a decided game
 OPEN_MARGIN = 0.10          # a win probability this far from 0 and 1 makes the game fully open
 MISTAKE = 0.10              # the default thresholds, on the loss
 BLUNDER = 0.20
+FLOOR = 10.0                # the least accuracy a turn counts with in the harmonic mean
 
 
 def openness(win_best: float, win_played: float) -> float:
@@ -45,15 +46,17 @@ def turn_loss(n_players: int, win_best: float, win_played: float,
 
 def turn_accuracy(loss: float) -> float:
     """lichess's accuracy of a move (in %) for a loss given as a share: 100 for no loss."""
+    if loss <= 0.0:
+        return 100.0
     raw = 103.1668 * math.exp(-0.04354 * 100.0 * loss) - 3.1669
     return max(0.0, min(100.0, raw))
 
 
 def game_accuracy(losses) -> float | None:
     """A seat's accuracy over its turns: the mean of the arithmetic and harmonic means of the
-    turns' accuracies (each at least 1, so one 0 does not make the harmonic mean 0); None
+    turns' accuracies (each at least FLOOR, so one bad turn does not sink the whole game); None
     for no turn."""
-    accuracies = [max(1.0, turn_accuracy(x)) for x in losses]
+    accuracies = [max(FLOOR, turn_accuracy(x)) for x in losses]
     if not accuracies:
         return None
     mean = sum(accuracies) / len(accuracies)
