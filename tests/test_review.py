@@ -153,3 +153,24 @@ def test_the_shipped_example_analysis_is_the_current_output(monkeypatch):
                                       "--processes", "2"])
     assert out.exit_code == 0, out.output
     assert out.output == (EXAMPLES / "game-3p-analysis.txt").read_text()
+
+
+def test_a_seats_view_record_is_charted_from_that_seats_view(tmp_path):
+    from engine.constants import A_DRAW_UNKNOWN
+    from engine.record import read_record, record_from_actions, write_record
+    rec = read_record(GAMES[2].read_text())
+    view = State.new_game(rec.n_players, seed=rec.seed).view(0)
+    seen = []
+    for action in rec.actions[:120]:
+        if view.is_chance() and view.to_move != 0:
+            action = A_DRAW_UNKNOWN
+        seen.append(action)
+        view.apply(action)
+    path = tmp_path / "seat1.rec"
+    path.write_text(write_record(record_from_actions(rec.n_players, seen, seed=rec.seed, observer=0)))
+    out = CliRunner().invoke(palais, ["analyse", str(path), "--iterations", "200", "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert data["chart"] == "seat 1's view"
+    assert data["turns"] and {t["seat"] for t in data["turns"]} == {1}
+    assert all(abs(sum(t["win_after"]) - 1) < 0.03 for t in data["turns"])
