@@ -26,7 +26,7 @@ Step 5  Rank what the seat can still achieve: the fair win probability first (in
 
 from __future__ import annotations
 
-import math
+import time
 from dataclasses import dataclass, field
 
 from engine.errors import PalaisError
@@ -172,6 +172,7 @@ def analyse_turn(state, limits: SearchLimits | None = None, top: int = 3, seed: 
         limits = SearchLimits(iterations=limits.iterations, nodes=limits.nodes,
                               time_ms=max(1.0, TIME_SHARE * limits.time_ms), infinite=limits.infinite)
     searcher = MCTSSearch(params)
+    started = time.perf_counter()
 
     def progress(p):
         if stop is not None and stop.is_set():
@@ -199,5 +200,6 @@ def analyse_turn(state, limits: SearchLimits | None = None, top: int = 3, seed: 
         first.remove(fair[0])            # a tie within the noise: the search's own choice stays first
         first.insert(0, fair[0])
     rest = sorted(fair[FAIR_CANDIDATES:], key=lambda c: rank_key(c, seat))
-    return TurnAnalysis(seat, (first + rest)[:top], result.iterations, result.time_ms,
+    spent_ms = 1000.0 * (time.perf_counter() - started)       # the valuations included
+    return TurnAnalysis(seat, (first + rest)[:top], result.iterations, spent_ms,
                         list(result.stats["root_win"]), list(result.stats["root_score"]), valuer)
