@@ -1,18 +1,25 @@
 """Analysis of a finished game: for every turn, what the engine preferred and what the played
-turn cost in win probability, plus each seat's win probability over the game.
+turn cost, each seat's accuracy, and each seat's win probability over the game.
 
 Each turn is judged from what its player knew: the analysis core (search/analysis.py) is
-given that seat's view at the turn's start, as a hint is. The played line (the turn's
-decisions up to its own card draw) is valued from the same search when it reaches the same
-position as one of the candidates, otherwise by a second
-search from the position it reached, still from the mover's view; the loss is the best
-candidate's win probability minus the played one's, never below 0. A loss of at least
-`mistake` (default 0.10) is a mistake, of at least `blunder` (default 0.20) a blunder.
+given that seat's view at the turn's start, as a hint is, and ranks its candidates by fair
+values (each end position searched alike: same estimator, budget and seeds). The played line
+(the turn's decisions up to its own card draw) is valued by the very same valuer, so the best
+candidate's own loss is exactly 0 and a loss comes from the moves, not from noise. The loss is
+search/measure.py's: win probability while the game is open, expected score once it is decided.
+A loss of at least `mistake` (default 0.10) is a mistake, of at least `blunder` (0.20) a blunder.
+
+The chart is one observer's: every seat's win probability after each turn, searched from the
+full state (every hand open: perfect-information search) when the record holds every hand,
+else from the record's seat's view. Turns are spread over processes (engine/backends.py's
+local backend); a turn's result depends only on the turn, never on how many processes ran.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
+import os
 from dataclasses import dataclass
 
 from common.plots import pyplot, save_figure
@@ -20,15 +27,16 @@ from common.words import plural
 from engine.errors import PalaisError
 from engine.notation import turn_to_text
 from engine.views import view_for
-from search.analysis import analyse_turn, turn_end_key
+from jobs.backends import open_backend
+from search.analysis import analyse_turn, engine_params, turn_end_key
 from search.mcts import MCTSSearch
-from search.params import SearchParams
+from search.measure import BLUNDER, MISTAKE, game_accuracy, turn_accuracy, turn_loss, verdict
+from search.params import SearchLimits, SearchParams
 
 from .explain import explain
 from .i18n import check_language
 
-MISTAKE = 0.10
-BLUNDER = 0.20
+CHART_SEED = 0x2545F491     # the chart's searches: one seed for every turn (common random numbers)
 
 
 @dataclass
@@ -37,20 +45,28 @@ class TurnAnalysis:
     round: int                  # 0 = setup
     seat: int
     played: list                # the turn's decisions up to its own draw
-    played_win: float           # the mover's win probability after the played line
-    best: list                  # the engine's preferred line
+    played_win: float           # the mover's fair win probability after the played line
+    best: list                  # the engine's preferred line (the hint's first)
     best_win: float
-    loss: float
+    loss: float                 # search/measure.py's loss, in [0, 1]
     verdict: str                # "", "mistake" or "blunder"
-    win_after: list             # every seat's win probability after the played line
+    win_after: list             # the chart: every seat's win probability after the whole turn
     explanation: str            # the played line in words
     ply: int = 0                # the turn's first action's index in the game's actions
+    played_score: float = 0.0   # the mover's fair expected score after the played line
+    best_score: float = 0.0
+
+    @property
+    def accuracy(self) -> float:
+        return turn_accuracy(self.loss)
 
     def to_dict(self) -> dict:
         return {"turn": self.number, "round": self.round, "seat": self.seat + 1,
                 "played": turn_to_text(self.played), "played_win": round(self.played_win, 4),
+                "played_score": round(self.played_score, 2),
                 "best": turn_to_text(self.best), "best_win": round(self.best_win, 4),
-                "loss": round(self.loss, 4), "verdict": self.verdict,
+                "best_score": round(self.best_score, 2),
+                "loss": round(self.loss, 4), "accuracy": round(self.accuracy, 1), "verdict": self.verdict,
                 "win_after": [round(w, 4) for w in self.win_after], "explanation": self.explanation}
 
 
@@ -82,52 +98,111 @@ def split_turns(state, actions, with_ply: bool = False) -> list:
 
 
 class Analyser:
+    """Reviews turns: `limits` is each turn's tree search (the fair valuations and the chart
+    take FAIR_SHARE of its iterations each: search/analysis.py)."""
+
     def __init__(self, limits, seed: int = 0, mistake: float = MISTAKE, blunder: float = BLUNDER,
-                 lang: str = "en"):
+                 lang: str = "en", params: SearchParams | None = None):
         if not 0 < mistake <= blunder <= 1:
             raise PalaisError("thresholds: need 0 < mistake <= blunder <= 1")
         self.lang = check_language(lang)        # of the explanations (play/i18n.py)
         self.limits = limits
-        self.params = SearchParams(algorithm="ismcts", seed=seed)
+        self.params = (params or SearchParams()).with_(algorithm="ismcts", seed=seed)
         self.seed = seed
         self.mistake = mistake
         self.blunder = blunder
 
-    def _value_after(self, view, line, seat) -> list:
-        after = view.copy()
-        for a in line:
-            after.apply(a)
+    def chart_point(self, after, observer: int, iterations: int) -> list:
+        """Every seat's win probability at `after` (a full state, or `observer`'s view), as
+        the chart's one observer sees it."""
         if after.is_terminal():
             return list(after.returns())
-        result = MCTSSearch(self.params).search(after, seat, self.limits, top_k=1)
+        if observer < 0:
+            params = engine_params(self.params, CHART_SEED, after.n_players).with_(algorithm="mcts")
+            seat = after.to_move
+        else:
+            params = engine_params(self.params, CHART_SEED, after.n_players)
+            seat = observer
+        result = MCTSSearch(params).search(after, seat, SearchLimits(iterations=iterations), top_k=1)
         return list(result.stats["root_win"])
 
-    def turn(self, number: int, start, seat: int, line: list) -> TurnAnalysis:
+    def turn(self, number: int, start, seat: int, line: list, whole: list | None = None,
+             observer: int = -1) -> TurnAnalysis:
         view = view_for(start, seat)
-        analysis = analyse_turn(view, self.limits, top=8, seed=self.seed, params=self.params)
+        analysis = analyse_turn(view, self.limits, top=3, seed=self.seed, params=self.params)
+        valuer = analysis.valuer
         best = analysis.candidates[0] if analysis.candidates else None
-        played = turn_end_key(view, line, seat)
-        match = next((c for c in analysis.candidates if turn_end_key(view, c.turn, seat) == played), None)
-        win_after = list(match.win_prob) if match else self._value_after(view, line, seat)
-        best_win = best.win_prob[seat] if best else win_after[seat]
-        loss = max(0.0, best_win - win_after[seat]) if match is not best else 0.0
-        verdict = "blunder" if loss >= self.blunder else "mistake" if loss >= self.mistake else ""
-        return TurnAnalysis(number, start.round, seat, list(line), win_after[seat],
-                            list(best.turn) if best else [], best_win, loss, verdict, win_after,
-                            explain(view, line, seat, self.lang))
+        played_win, played_score = valuer.values(line)
+        if best is None or turn_end_key(view, best.turn, seat) == turn_end_key(view, line, seat):
+            best_win, best_score, loss = played_win[seat], played_score[seat], 0.0
+        else:
+            best_win, best_score = best.win_prob[seat], best.expected_score[seat]
+            loss = turn_loss(start.n_players, best_win, played_win[seat], best_score, played_score[seat])
+        after = start.copy()
+        for action in (line if whole is None else whole):
+            after.apply(action)
+        win_after = self.chart_point(after, observer, valuer.iterations)
+        return TurnAnalysis(number, start.round, seat, list(line), played_win[seat],
+                            list(best.turn) if best else [], best_win, loss,
+                            verdict(loss, self.mistake, self.blunder), win_after,
+                            explain(view, line, seat, self.lang),
+                            played_score=played_score[seat], best_score=best_score)
 
 
-def analyse_game(rec, start, analyser: Analyser, on_turn=None) -> list:
-    """TurnAnalysis for every turn (only the observer's turns for a seat's-view record)."""
-    turns = split_turns(start, rec.actions, with_ply=True)
-    out = []
-    for number, (state, seat, line, _whole, ply) in enumerate(turns, 1):
-        if rec.observer < 0 or seat == rec.observer:
-            out.append(analyser.turn(number, state, seat, line))
-            out[-1].ply = ply
-        if on_turn:
-            on_turn(number, len(turns))
+# The games being analysed, by job number: forked workers inherit them (engine States do not
+# pickle), so a task is only (job, turn index).
+_JOBS: dict = {}
+_job_numbers = itertools.count()
+
+
+def _turn_job(task):
+    job, index = task
+    analyser, turns, observer = _JOBS[job]
+    number, (state, seat, line, whole, ply) = index + 1, turns[index]
+    out = analyser.turn(number, state, seat, line, whole, observer)
+    out.ply = ply
     return out
+
+
+def default_processes() -> int:
+    return max(1, os.cpu_count() or 1)
+
+
+def analyse_game(rec, start, analyser: Analyser, on_turn=None, processes: int = 1) -> list:
+    """TurnAnalysis for every turn (only the observer's turns for a seat's-view record),
+    over `processes` processes; on_turn(done, total) after each analysed turn."""
+    turns = split_turns(start, rec.actions, with_ply=True)
+    wanted = [i for i, (_s, seat, *_rest) in enumerate(turns) if rec.observer < 0 or seat == rec.observer]
+    job = next(_job_numbers)
+    _JOBS[job] = (analyser, turns, rec.observer)
+    out = []
+    try:
+        concurrency = max(1, min(processes, len(wanted)))
+        with open_backend("local", _turn_job, concurrency=concurrency) as backend:
+            for result in backend.run([(job, i) for i in wanted]):
+                out.append(result)
+                if on_turn:
+                    on_turn(len(out), len(wanted))
+    finally:
+        del _JOBS[job]
+    return out
+
+
+def seat_summary(analyses, seat: int) -> dict | None:
+    """A seat's turns, mistakes, blunders, average loss and accuracy (None: no turn)."""
+    mine = [t for t in analyses if t.seat == seat]
+    if not mine:
+        return None
+    return {"seat": seat + 1, "turns": len(mine),
+            "mistakes": sum(t.verdict == "mistake" for t in mine),
+            "blunders": sum(t.verdict == "blunder" for t in mine),
+            "average_loss": round(sum(t.loss for t in mine) / len(mine), 4),
+            "accuracy": round(game_accuracy([t.loss for t in mine]), 1)}
+
+
+def chart_observer(rec) -> str:
+    """Whose view the chart is: the full record's, or a seat's."""
+    return "every hand open (the full record)" if rec.observer < 0 else f"seat {rec.observer + 1}'s view"
 
 
 def report_lines(rec, analyses, mistake: float = MISTAKE, blunder: float = BLUNDER) -> list:
@@ -135,28 +210,27 @@ def report_lines(rec, analyses, mistake: float = MISTAKE, blunder: float = BLUND
     names = rec.names or []
     who = [f"seat {q + 1}" + (f" ({names[q]})" if q < len(names) else "") for q in range(rec.n_players)]
     lines = [f"Analysis: {rec.n_players} players, seed {rec.seed}, {plural(len(analyses), 'turn')}; "
-             f"mistake = loses >= {100 * mistake:.0f}% win probability, blunder >= {100 * blunder:.0f}%"]
+             f"loss = win probability lost while the game is open, expected VP lost once it is "
+             f"decided (docs/play.md); mistake >= {100 * mistake:.0f}%, blunder >= {100 * blunder:.0f}%"]
     for t in analyses:
         when = "setup" if t.round == 0 else f"round {t.round}"
         lost = f"-{math.floor(1000 * t.loss) / 10:.1f}%"       # rounded down, as the thresholds cut
         mark = f"  ** {t.verdict.upper()} ({lost})" if t.verdict else f"  ({lost})" if t.loss >= 0.02 else ""
         lines.append(f"{t.number:>3}. {when}, {who[t.seat]}: {turn_to_text(t.played)}  "
-                     f"win {100 * t.played_win:.0f}%{mark}")
+                     f"win {100 * t.played_win:.0f}%, {t.played_score:.0f} VP{mark}")
         if t.verdict:
-            lines.append(f"       engine: {turn_to_text(t.best)}  win {100 * t.best_win:.0f}%")
+            lines.append(f"       engine: {turn_to_text(t.best)}  win {100 * t.best_win:.0f}%, "
+                         f"{t.best_score:.0f} VP")
             lines.append(f"       played: {t.explanation}")
     lines.append("")
     lines.append("Summary:")
     for q in range(rec.n_players):
-        mine = [t for t in analyses if t.seat == q]
-        if not mine:
+        summary = seat_summary(analyses, q)
+        if summary is None:
             continue
-        mistakes = sum(t.verdict == "mistake" for t in mine)
-        blunders = sum(t.verdict == "blunder" for t in mine)
-        avg = sum(t.loss for t in mine) / len(mine)
-        lines.append(f"  {who[q]}: {plural(len(mine), 'turn')}, {plural(mistakes, 'mistake')}, "
-                     f"{plural(blunders, 'blunder')}, "
-                     f"average loss {100 * avg:.1f}%")
+        lines.append(f"  {who[q]}: {plural(summary['turns'], 'turn')}, "
+                     f"{plural(summary['mistakes'], 'mistake')}, {plural(summary['blunders'], 'blunder')}, "
+                     f"average loss {100 * summary['average_loss']:.1f}%, accuracy {summary['accuracy']:.1f}%")
     if rec.scores is not None:
         lines.append("Final scores: " + ", ".join(f"{who[q]} {rec.scores[q]} VP" for q in range(rec.n_players)))
     return lines
@@ -196,7 +270,7 @@ def win_probability_figure(rec, analyses):
     ticks, labels = round_ticks(analyses)
     ax.set_xticks(ticks, labels)
     ax.set_xlabel("round (? mistake, ?? blunder, on the line of the seat that made it)")
-    ax.set_ylabel("win probability (engine estimate)")
+    ax.set_ylabel(f"win probability ({chart_observer(rec)})")
     ax.set_ylim(0, 1.05)
     ax.set_title(f"Palais Royal, {rec.n_players} players, seed {rec.seed}")
     ax.legend(loc="upper left")

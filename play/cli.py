@@ -223,20 +223,25 @@ def hint(source, moves, top, time_s, iterations, seed, show_board, as_json, comp
 @click.option("--iterations", type=click.IntRange(1), help="Iterations per search [10000].")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--mistake", type=float, default=0.10, show_default=True,
-              help="Win probability lost that makes a mistake.")
+              help="The loss that makes a mistake (win probability while the game is open, "
+                   "expected VP / 30 once it is decided: docs/play.md).")
 @click.option("--blunder", type=float, default=0.20, show_default=True,
-              help="Win probability lost that makes a blunder.")
+              help="The loss that makes a blunder.")
+@click.option("--processes", type=click.IntRange(1, 64),
+              help="Processes the turns are spread over [the machine's cores].")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
               help="Also write a PNG of each seat's win probability (needs matplotlib).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for programs.")
 @click.option("--components", "components_path", type=click.Path(dir_okay=False))
-def analyse(record_path, time_s, iterations, seed, mistake, blunder, plot_path, as_json, components_path):
-    """Go through a game record turn by turn: the engine's preferred turn, the win probability
-    each played turn lost, mistakes and blunders."""
+def analyse(record_path, time_s, iterations, seed, mistake, blunder, processes, plot_path, as_json,
+            components_path):
+    """Go through a game record turn by turn: the engine's preferred turn, what each played
+    turn lost, mistakes, blunders and each seat's accuracy."""
     from rich.console import Console
     from rich.progress import Progress
 
-    from .analyse import Analyser, analyse_game, plot_win_probability, report_lines
+    from .analyse import (Analyser, analyse_game, chart_observer, default_processes,
+                          plot_win_probability, report_lines, seat_summary)
     from .explain import wrap_lines
     from .game import read_game
     try:
@@ -250,13 +255,16 @@ def analyse(record_path, time_s, iterations, seed, mistake, blunder, plot_path, 
         with Progress(console=Console(stderr=True), transient=True, disable=not sys.stderr.isatty()) as bar:
             task = bar.add_task("analysing", total=None)
             analyses = analyse_game(rec, start, analyser,
-                                    on_turn=lambda i, n: bar.update(task, completed=i, total=n))
+                                    on_turn=lambda i, n: bar.update(task, completed=i, total=n),
+                                    processes=processes or default_processes())
         if plot_path:
             plot_win_probability(rec, analyses, plot_path)
     except PalaisError as exc:
         raise click.ClickException(str(exc))
     if as_json:
-        click.echo(json.dumps({"turns": [t.to_dict() for t in analyses]}, indent=2))
+        seats = [seat_summary(analyses, q) for q in range(rec.n_players)]
+        click.echo(json.dumps({"chart": chart_observer(rec), "turns": [t.to_dict() for t in analyses],
+                               "seats": [s for s in seats if s is not None]}, indent=2))
     else:
         lines = report_lines(rec, analyses, mistake, blunder)
         click.echo("\n".join(wrap_lines(lines, shutil.get_terminal_size().columns)))

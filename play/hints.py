@@ -3,8 +3,9 @@
 A hint is asked by the seat to move. The analysis core (search/analysis.py) searches that
 seat's view only (a full state is turned into the view before anything else), so other hands
 and the draw pile cannot leak into the advice: the same view and seed give the same hint
-whatever the hidden cards are. Each hint is a distinct way to finish the turn; "win" is the
-share of the search's playouts it won, "score" the mean final score.
+whatever the hidden cards are. Each hint is a distinct way to finish the turn; "win" and
+"score" are its fair values (search/analysis.py, Step 4: a search of its own from the
+position it reaches, every hint alike), the same numbers `palais analyse` judges turns by.
 """
 
 from __future__ import annotations

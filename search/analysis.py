@@ -8,23 +8,43 @@ Step 2  Walk the tree along every line of the seat's own decisions, to the end o
         its own card draw), through edges that hold at least a share of the iterations.
 Step 3  Lines that reach the same position are one candidate (card plays at different windows,
         moves in another order); it keeps the statistics of its most visited line.
-Step 4  Rank what the seat can still achieve: the win probability first (in whole percent, as
-        shown), then the expected score, so a seat that cannot win, or cannot lose, is still
-        told which turn scores most.
+Step 4  Fair values (TurnValuer): the tree's statistics of a deep line rest on few visits, and
+        the largest of many such noisy numbers always looks better than it is (the winner's
+        curse). So the tree only picks the FAIR_CANDIDATES most visited distinct turns (plus
+        any more `top` asks for); each is then valued by a search of its own from the
+        position it reaches, from the mover's view, all with the same iterations and the same
+        seed (common random numbers), with the evaluator the engine plays with (leaf_eval=auto:
+        the learned value at a short rollout's cutoff). A review values the played turn with
+        the very same valuer, so a loss comes from the moves, not from noise or selection.
+Step 5  Rank what the seat can still achieve: the fair win probability first (in whole percent,
+        as shown), then the fair expected score, so a seat that cannot win, or cannot lose, is
+        still told which turn scores most. The FAIR_CANDIDATES most visited are ranked first,
+        so asking for more hints never changes which turn is best; and the most visited (the
+        turn the engine would play) stays first unless another beats it by TIE_LOSS in
+        search/measure.py's loss, so a tie within the noise does not swap with the seed.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 
 from engine.errors import PalaisError
 from engine.views import view_for
 
+from .measure import turn_loss
 from .mcts import MCTSSearch, most_visited_line, turn_goes_on
 from .params import SearchLimits, SearchParams
 from .result import Candidate
 
 DEFAULT_ITERATIONS = 20_000      # the hint budget when none is given (about a second)
+FAIR_CANDIDATES = 3              # the most visited distinct turns that are valued fairly
+FAIR_SHARE = 0.5                 # each fair valuation: this share of the tree search's iterations
+MIN_FAIR_ITERATIONS = 256        # ... and at least this many
+FAIR_SEED = 0x5F3759DF           # the valuations' seed, mixed with the analysis seed
+TIE_LOSS = 0.02                  # a fairly valued turn must beat the most visited by this much
+                                 # (search/measure.py's loss) to rank before it
+TIME_SHARE = 0.4                 # with a time limit: the tree search's share of the time
 FIRST_SHARE = 0.05               # a line needs this share of the iterations to be a candidate ...
 MAX_LINES = 4096                 # ... (halved until there are enough); lines walked at the most
 
@@ -37,6 +57,52 @@ class TurnAnalysis:
     time_ms: float
     root_win: list               # every seat's win probability before the turn
     root_score: list             # every seat's expected score before the turn
+    valuer: "TurnValuer" = None  # the fair valuer of this turn's end positions (Step 4)
+
+
+@dataclass
+class TurnValuer:
+    """Step 4: values the position a line of `seat`'s turn reaches from `view`, every line on
+    equal terms: a search from that position, from `seat`'s view, of `iterations` iterations
+    with the same params and seed (common random numbers); every seat's (win probabilities,
+    expected scores). A finished game is valued by its result. Lines that reach the same
+    position get the same values (the cache), so a played turn that is the best candidate
+    loses exactly 0."""
+
+    view: object
+    seat: int
+    params: SearchParams
+    iterations: int
+    cache: dict = field(default_factory=dict)
+
+    def values(self, line) -> tuple:
+        after = self.view.copy()
+        for action in line:
+            after.apply(action)
+        key = after.info_key(self.seat)
+        if key not in self.cache:
+            if after.is_terminal():
+                self.cache[key] = (list(after.returns()), [float(x) for x in after.scores()])
+            else:
+                result = MCTSSearch(self.params).search(
+                    after, self.seat, SearchLimits(iterations=self.iterations), top_k=1)
+                self.cache[key] = (list(result.stats["root_win"]), list(result.stats["root_score"]))
+        return self.cache[key]
+
+    def candidate(self, turn, visits: int) -> Candidate:
+        win, score = self.values(turn)
+        return Candidate(turn=list(turn), visits=visits, win_prob=list(win), expected_score=list(score))
+
+
+def engine_params(params: SearchParams | None, seed: int, n_players: int) -> SearchParams:
+    """The params an analysis searches with: the engine's own (leaf_eval=auto: the learned
+    value where the engine plays with it), one process, the analysis seed."""
+    params = (params or SearchParams()).with_(algorithm="ismcts", processes=1, seed=seed)
+    return params.for_players(n_players)
+
+
+def fair_iterations(tree_iterations: int) -> int:
+    return max(MIN_FAIR_ITERATIONS, int(FAIR_SHARE * tree_iterations))
 
 
 def check_decision(state) -> int:
@@ -92,33 +158,48 @@ def distinct_turns(tree, root, seat: int, top: int, min_visits: int) -> list:
 
 def analyse_turn(state, limits: SearchLimits | None = None, top: int = 3, seed: int = 0,
                  params: SearchParams | None = None, callback=None, stop=None) -> TurnAnalysis:
-    """The `top` best distinct ways for the seat to move to finish its turn (Steps 1-4).
+    """The `top` best distinct ways for the seat to move to finish its turn (Steps 1-5), with
+    their fair values (Step 4); the TurnAnalysis keeps the valuer, to value other lines alike.
     `stop` (optional, a threading.Event): once it is set, the search ends at the end of its
     current chunk of iterations and the analysis ranks what it has searched so far."""
     seat = check_decision(state)
     if top < 1:
         raise PalaisError("top must be at least 1")
     view = view_for(state, seat)
-    params = (params or SearchParams()).with_(algorithm="ismcts", processes=1, seed=seed)
-    if params.leaf_eval == "auto":
-        # a hint reports expected final scores: its rollouts run to the end (the learned
-        # value's cutoff would report the static estimate there instead)
-        params = params.with_(leaf_eval="heuristic")
+    params = engine_params(params, seed, state.n_players)
+    limits = limits or SearchLimits(iterations=DEFAULT_ITERATIONS)
+    if limits.time_ms:           # the fair valuations take the rest of the time (about)
+        limits = SearchLimits(iterations=limits.iterations, nodes=limits.nodes,
+                              time_ms=max(1.0, TIME_SHARE * limits.time_ms), infinite=limits.infinite)
     searcher = MCTSSearch(params)
+    started = time.perf_counter()
 
     def progress(p):
         if stop is not None and stop.is_set():
             searcher.stop()
         if callback is not None:
             callback(p)
-    result = searcher.search(view, seat, limits or SearchLimits(iterations=DEFAULT_ITERATIONS),
+    result = searcher.search(view, seat, limits,
                              callback=progress if (callback is not None or stop is not None) else None, top_k=1)
     tree = searcher.last_tree
+    wanted = max(top, FAIR_CANDIDATES)
     min_visits = max(1, int(FIRST_SHARE * result.iterations))
     while True:
-        candidates = distinct_turns(tree, view, seat, top, min_visits)
-        if len(candidates) >= top or min_visits == 1:
+        lines = distinct_turns(tree, view, seat, wanted, min_visits)
+        if len(lines) >= wanted or min_visits == 1:
             break
         min_visits = max(1, min_visits // 2)
-    return TurnAnalysis(seat, candidates, result.iterations, result.time_ms,
-                        list(result.stats["root_win"]), list(result.stats["root_score"]))
+    valuer = TurnValuer(view, seat, params.with_(seed=(seed ^ FAIR_SEED) & ((1 << 62) - 1)),
+                        fair_iterations(result.iterations))
+    by_visits = sorted(lines, key=lambda c: -c.visits)
+    fair = [valuer.candidate(c.turn, c.visits) for c in by_visits]
+    first = sorted(fair[:FAIR_CANDIDATES], key=lambda c: rank_key(c, seat))
+    if first and fair[0] is not first[0] and turn_loss(
+            state.n_players, first[0].win_prob[seat], fair[0].win_prob[seat],
+            first[0].expected_score[seat], fair[0].expected_score[seat]) < TIE_LOSS:
+        first.remove(fair[0])            # a tie within the noise: the search's own choice stays first
+        first.insert(0, fair[0])
+    rest = sorted(fair[FAIR_CANDIDATES:], key=lambda c: rank_key(c, seat))
+    spent_ms = 1000.0 * (time.perf_counter() - started)       # the valuations included
+    return TurnAnalysis(seat, (first + rest)[:top], result.iterations, spent_ms,
+                        list(result.stats["root_win"]), list(result.stats["root_score"]), valuer)

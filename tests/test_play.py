@@ -188,7 +188,8 @@ def test_palais_hint_reads_the_end_of_a_game_record(tmp_path):
     assert f"Hints for seat {seat + 1} ({name}) (1500 iterations" in out.output and "Castle" in out.output
     assert f"> {'AB'[seat]} seat {seat + 1} ({name}):" in out.output   # the board names the seats too
     direct = find_hints(game.state, SearchLimits(iterations=1500), seed=2)
-    assert f" 1. {direct.hints[0].tokens}" in out.output
+    # (the game's draws come from a fresh secret, so a long first hint may wrap: compare words)
+    assert f" 1. {direct.hints[0].tokens} " in " ".join(out.output.split()) + " "
 
 
 def test_palais_hint_gives_clear_errors():

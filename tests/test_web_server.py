@@ -1023,6 +1023,10 @@ def test_an_uploaded_finished_game_is_analysed_with_progress(client):
     turn = result["turns"][1]
     assert set(turn) >= {"ply", "seat", "round", "tokens", "win_before", "win_after", "loss", "mark", "best"}
     assert result["turns"][1]["win_before"] == result["turns"][0]["win_after"]
+    assert result["observer"] == "full"                  # one observer for the whole chart
+    assert [s["seat"] for s in result["seats"]] == [1, 2, 3]
+    assert all(0 <= s["accuracy"] <= 100 for s in result["seats"])
+    assert all(abs(sum(t["win_after"]) - 1) < 0.03 for t in result["turns"])
     assert client.get(f"/api/games/{game}/analysis").json() == result
 
 

@@ -8,6 +8,7 @@ the API's JSON.
 from __future__ import annotations
 
 from engine.notation import action_to_token, turn_to_text
+from play.analyse import seat_summary
 
 
 def hints_json(report) -> dict:
@@ -17,16 +18,20 @@ def hints_json(report) -> dict:
             "iterations": report.iterations}
 
 
-def analysis_json(n_players: int, analyses) -> dict:
+def analysis_json(n_players: int, analyses, observer: int = -1) -> dict:
     """Each analysed turn with every seat's win probability before and after it: "before" is
-    the previous analysed turn's "after" (an even share for the first)."""
+    the previous analysed turn's "after" (an even share for the first); all from one
+    observer ("observer": "full", every hand open, or the seat number of a seat's view); each
+    seat's mistakes, blunders and accuracy."""
     turns = []
     before = [round(1 / n_players, 4)] * n_players
     for t in analyses:
         after = [round(w, 4) for w in t.win_after]
         turns.append({"ply": t.ply, "seat": t.seat + 1, "round": t.round,
                       "tokens": turn_to_text(t.played), "win_before": before, "win_after": after,
-                      "loss": round(t.loss, 4), "mark": t.verdict or None,
+                      "loss": round(t.loss, 4), "accuracy": round(t.accuracy, 1), "mark": t.verdict or None,
                       "best": turn_to_text(t.best), "explanation": t.explanation})
         before = after
-    return {"turns": turns}
+    seats = [seat_summary(analyses, q) for q in range(n_players)]
+    return {"turns": turns, "observer": "full" if observer < 0 else observer + 1,
+            "seats": [s for s in seats if s is not None]}

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 
 from engine.errors import NotationError, PalaisError
 from engine.notation import action_to_token, legal_text, token_to_action
-from play.analyse import Analyser, analyse_game
+from play.analyse import Analyser, analyse_game, default_processes
 from play.seats import EngineFailed, open_seat
 from search.params import SearchLimits, SearchParams
 from search.factory import make_player
@@ -356,8 +356,8 @@ class GameSession:
             self.publish({"type": "analysis", "done": done, "total": total})
 
         try:
-            analyses = analyse_game(rec, start, analyser, on_turn=progress)
-            result = analysis_json(rec.n_players, analyses)
+            analyses = analyse_game(rec, start, analyser, on_turn=progress, processes=default_processes())
+            result = analysis_json(rec.n_players, analyses, rec.observer)
         except _Closed:
             return
         except PalaisError as exc:

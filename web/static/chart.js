@@ -49,6 +49,10 @@ export function drawChart(svg, analysis, nPlayers, plyAfter, onPick) {
     }
   });
   el("text", { x: PAD.left + plotW / 2, y: H - 3, "text-anchor": "middle", class: "chart-axis" }, svg, t("Round"));
+  // whose estimate the lines are: one observer for every point (play/analyse.py)
+  const observer = analysis.observer === "full" ? t("Seen with every hand open")
+    : analysis.observer ? tf("Seen from seat {letter}'s view", { letter: SEAT_LETTERS[analysis.observer - 1] }) : "";
+  if (observer) el("text", { x: W - PAD.right, y: PAD.top - 3, "text-anchor": "end", class: "chart-axis chart-observer" }, svg, observer);
 
   for (let seat = 0; seat < nPlayers; seat += 1) {
     const points = turns.map((turn, i) => `${xOf(i)},${yOf(turn.win_after[seat])}`).join(" ");
