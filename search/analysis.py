@@ -169,7 +169,7 @@ def analyse_turn(state, limits: SearchLimits | None = None, top: int = 3, seed: 
     params = engine_params(params, seed, state.n_players)
     limits = limits or SearchLimits(iterations=DEFAULT_ITERATIONS)
     if limits.time_ms:           # the fair valuations take the rest of the time (about)
-        limits = SearchLimits(iterations=limits.iterations, nodes=limits.nodes,
+        limits = SearchLimits(iterations=limits.iterations, visits=limits.visits,
                               time_ms=max(1.0, TIME_SHARE * limits.time_ms), infinite=limits.infinite)
     searcher = MCTSSearch(params)
     started = time.perf_counter()
