@@ -5,9 +5,19 @@ The number has one source: the installed package's metadata, which pyproject.tom
 
 from __future__ import annotations
 
+from importlib.metadata import PackageNotFoundError, version
+
 import click
 
 PACKAGE = "palais-engine"
+
+
+def installed_version() -> str:
+    """The installed package's version ("0.1.0"), or "unknown" in a tree that is not installed."""
+    try:
+        return version(PACKAGE)
+    except PackageNotFoundError:
+        return "unknown"
 
 
 def version_option(prog_name: str):

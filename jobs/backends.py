@@ -41,6 +41,11 @@ class BackendError(PalaisError):
     pass
 
 
+# How a local pool starts its processes: fork where the platform has it (fast, and the job
+# function need not be importable by name), else spawn (Windows). Jobs are module-level
+# functions, so both work.
+POOL_START = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
+
 def _exit_on_sigterm() -> None:
     """In a pool worker: the pool's terminate() (SIGTERM) raises SystemExit, so a game in
     flight ends its engines on the way out instead of leaving them running."""
@@ -52,8 +57,8 @@ def _raise_exit(signum, _frame):
 
 
 class LocalBackend:
-    """Concurrency 1: every job in this process. More: a pool of forked processes; results
-    come back in the tasks' order."""
+    """Concurrency 1: every job in this process. More: a pool of forked processes (spawned
+    where the platform cannot fork: Windows); results come back in the tasks' order."""
 
     def __init__(self, work, concurrency: int):
         self.work = work
@@ -63,7 +68,7 @@ class LocalBackend:
 
     def __enter__(self):
         if self.concurrency > 1:
-            self.pool = mp.get_context("fork").Pool(self.concurrency, initializer=_exit_on_sigterm)
+            self.pool = mp.get_context(POOL_START).Pool(self.concurrency, initializer=_exit_on_sigterm)
         return self
 
     def run(self, tasks):

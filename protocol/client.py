@@ -72,7 +72,10 @@ MAX_LINE_BYTES = 1 << 16
 """The longest line an engine may write (64 KiB, far above any PRI line); a longer one is
 invalid output, and the reader skips the rest of it without keeping it."""
 
-_GROUPS = hasattr(os, "killpg")            # POSIX: engines get a process group of their own
+# POSIX: each engine gets a process group of its own, so closing it also ends what it started
+# (a launcher's engine, its helpers). Windows has no process groups to signal: there an engine
+# is ended alone (terminate, then kill), and a launcher's child may outlive it (docs/protocol.md).
+_GROUPS = hasattr(os, "killpg")
 _PEEK = hasattr(os, "waitid")              # Linux and others: see an exit without reaping it
 
 

@@ -15,6 +15,7 @@ import threading
 import time
 import traceback
 
+from common.version import PACKAGE, installed_version
 from engine.board_text import board_lines
 from engine.errors import PalaisError
 from engine.notation import turn_to_text
@@ -24,7 +25,7 @@ from .commands import (Bench, Display, Go, Hint, IsReady, NewGame, ParseError, P
 from .engine import EngineFacade
 from .parser import parse_line
 
-ENGINE_NAME = "palais-engine 0.1.0"
+ENGINE_NAME = f"{PACKAGE} {installed_version()}"      # the one version source: pyproject.toml
 ENGINE_AUTHOR = "the palais-engine developers"
 INFO_INTERVAL_S = 0.25          # progress info lines at most this often
 
