@@ -7,11 +7,13 @@ is built on it (engine -> search -> protocol -> play).
 from __future__ import annotations
 
 import json
+import secrets
 import shutil
 import sys
 
 import click
 
+from common.numbers import natural
 from common.version import version_option
 from engine.cli import main as rules_commands
 from engine.errors import PalaisError
@@ -56,8 +58,9 @@ def _limits(time_s, iterations, default_iterations):
 @click.option("--seat", "seat_specs", multiple=True, metavar="SPEC",
               help=f"Who sits in the next seat, in order: human, {', '.join(VIEW_ALGORITHMS)} or "
                    "cmd:COMMAND (a PRI engine). Seats not given: seat 1 human, the others ismcts.")
-@click.option("--seed", "-s", type=int, default=1, show_default=True,
-              help="Seeds the deal (tiles and layout) and the engines.")
+@click.option("--seed", "-s", type=click.IntRange(0, 2 ** 63 - 1), default=None,
+              help="Seeds the deal (tiles and layout) and the engines. Default: a new one each "
+                   "game, printed at the start and kept in a saved game.")
 @click.option("--secret", "secret_hex", metavar="HEX",
               help="The draw secret (32 to 128 hex digits) that keys the card draws: the same "
                    "--seed and --secret draw the same cards. Default: a fresh one each game; "
@@ -102,6 +105,8 @@ def play(players, seat_specs, seed, secret_hex, first_game, rules, components_pa
             raise PalaisError(f"{len(specs)} --seat options for {players} players")
         specs += [parse_seat("human" if q == 0 else "ismcts") for q in range(len(specs), players)]
         names = [s.label for s in specs]
+        if seed is None:
+            seed = game.seed if load_path else secrets.randbelow(2 ** 31)
         if not load_path:
             game = PlayGame.new(players, seed, names, components, _rule_options(rules), first_game,
                                 secret=secret)
@@ -118,9 +123,20 @@ def play(players, seat_specs, seed, secret_hex, first_game, rules, components_pa
         raise click.ClickException(str(exc))
 
     def read_line(prompt):
+        if sys.stdin.isatty():          # a person at a terminal: line editing and history
+            try:
+                return input(prompt)
+            except EOFError:
+                return None
         click.echo(prompt, nl=False)
         line = sys.stdin.readline()
         return line if line else None
+
+    if sys.stdin.isatty():
+        try:
+            import readline  # noqa: F401 (input() edits lines and keeps a history once it is loaded)
+        except ImportError:              # not on every platform (Windows): plain input
+            pass
 
     want = want_color(color, sys.stdout)
     size = shutil.get_terminal_size()
@@ -159,11 +175,11 @@ def _state_from_input(text: str, components):
     rec = read_record(content, components)
     people = rec.headers.get(PEOPLE_HEADER)
     if people is not None:
-        try:
-            people = {int(q) - 1 for q in people.split(",") if q.strip()}
-        except ValueError:
+        numbers = [natural(q.strip()) for q in people.split(",") if q.strip()]
+        if None in numbers or not all(1 <= q <= rec.n_players for q in numbers):
             raise PalaisError(f"{text}: header {PEOPLE_HEADER!r}: expected seat numbers "
-                              f"separated by ',', got {rec.headers[PEOPLE_HEADER]!r}") from None
+                              f"separated by ',', got {rec.headers[PEOPLE_HEADER]!r}")
+        people = {q - 1 for q in numbers}
     return replay(rec, components=components), (rec.names or None), people
 
 

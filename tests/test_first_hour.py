@@ -401,3 +401,22 @@ def test_a_saved_game_says_it_holds_hidden_cards_and_hint_keeps_them_hidden(tmp_
     assert refused.exit_code == 1
     assert "seat 2 is to move, and it is played by an engine in this saved game" in refused.output
     assert "Castle" not in refused.output
+
+
+@pytest.mark.slow
+def test_the_terminal_game_edits_lines_and_recalls_them_with_the_up_arrow(tmp_path):
+    """At a terminal `palais play` reads lines with readline: the Up arrow brings back the
+    last command instead of becoming the token '\\x1b[A' (issue 26)."""
+    child = _spawn(["--seed", "4", "--seat", "human", "--seat", "random"], tmp_path, 60, 100)
+    child.expect(PROMPT)
+    child.sendline("help")
+    child.expect(PROMPT)
+    first = child.before
+    child.send("\x1b[A")                  # Up: the last line again
+    child.sendline("")
+    child.expect(PROMPT)
+    again = child.before
+    assert "\\x1b" not in again and "[A" not in again
+    assert first.strip().splitlines()[-1] in again   # the help's last line, printed once more
+    child.sendline("quit")
+    child.expect(pytest.importorskip("pexpect").EOF)

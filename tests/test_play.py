@@ -441,3 +441,20 @@ def test_a_pri_seat_is_sent_the_whole_game_as_the_seat_sees_it():
     # The setup written out (the first game's layout among it), never the seed it came from.
     assert line == (f"position start players 2 layout {layout} deal "
                     + ",".join(map(str, game.deal_numbers())) + " options round_cap=3")
+
+
+def test_palais_play_without_a_seed_picks_one_prints_it_and_saves_it(tmp_path):
+    """A new deal each game by default (issue 26): the seed is told and kept, so the game can
+    be dealt again with --seed."""
+    import re
+    seeds = []
+    for k in range(2):
+        path = tmp_path / f"g{k}.rec"
+        out = CliRunner().invoke(palais, ["play", "--seat", "random", "--seat", "random",
+                                          "--rule", "round_cap=1", "--save", str(path)])
+        assert out.exit_code == 0, out.output
+        told = int(re.search(r"2 players, seed (\d+):", out.output).group(1))
+        from engine.record import read_record
+        assert read_record(path.read_text()).seed == told
+        seeds.append(told)
+    assert seeds[0] != seeds[1]          # (two equal draws of 2^31 would be a 1-in-2-billion fluke)
