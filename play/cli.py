@@ -18,6 +18,7 @@ from engine.errors import PalaisError
 from engine.numbers import natural
 from engine.options import RuleOptions
 from engine.version import version_option
+from search.kernel import kernel_report
 from search.algorithms import VIEW_ALGORITHMS
 
 from .board import want_color
@@ -25,7 +26,7 @@ from .hints import DEFAULT_ITERATIONS
 
 main = click.Group(name="palais", help="Palais Royal engine tools: rules, play, hints, analysis and training.",
                    context_settings={"help_option_names": ["-h", "--help"]})
-main = version_option("palais")(main)
+main = version_option("palais", details=kernel_report)(main)
 for _name, _command in rules_commands.commands.items():
     main.add_command(_command, _name)
 
