@@ -1,7 +1,10 @@
 # The learned value model's forward pass in C: the search calls value_rewards at a rollout
 # cutoff (leaf_eval=value) with no Python object touched. The weights are copied out of
 # numpy arrays once, when a ValueModel is made (search/value.py checks them first); the
-# forward pass allocates nothing.
+# forward pass allocates nothing. The observations of every seat come from one
+# sparse_features call (engine/_features.pxd); the arithmetic is one of the kernels of
+# search/value_kernel.h (avx2+fma or portable, KERNEL below; search/kernel.py reads
+# PALAIS_KERNEL).
 
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy

@@ -126,14 +126,15 @@ static float pv_tail_avx2(const float* h1, int n1, int n2, const float* w2,
     float h2[PV_MAX_HIDDEN];
     float lanes[8];
     float out = b3;
-    int i, j = 0;
+    const int n32 = n2 - n2 % 32, n8 = n2 - n2 % 8;
+    int i, j;
     const __m256 zero = _mm256_setzero_ps();
     __m256 sum = zero;
-    for (; j + 32 <= n2; j += 32) {
+    for (j = 0; j < n32; j += 32) {          /* 32 sums in four registers over every unit */
         __m256 a0 = _mm256_loadu_ps(b2 + j), a1 = _mm256_loadu_ps(b2 + j + 8);
         __m256 a2 = _mm256_loadu_ps(b2 + j + 16), a3 = _mm256_loadu_ps(b2 + j + 24);
         for (i = 0; i < n1; i++) {
-            if (h1[i] > 0.0f) {
+            if (h1[i] > 0.0f) {              /* ReLU: a unit at or below zero adds nothing */
                 const __m256 x = _mm256_set1_ps(h1[i]);
                 const float* row = w2 + (size_t)i * (size_t)n2 + j;
                 a0 = _mm256_fmadd_ps(x, _mm256_loadu_ps(row), a0);
@@ -147,7 +148,7 @@ static float pv_tail_avx2(const float* h1, int n1, int n2, const float* w2,
         _mm256_storeu_ps(h2 + j + 16, a2);
         _mm256_storeu_ps(h2 + j + 24, a3);
     }
-    for (; j + 8 <= n2; j += 8) {
+    for (j = n32; j < n8; j += 8) {
         __m256 a = _mm256_loadu_ps(b2 + j);
         for (i = 0; i < n1; i++)
             if (h1[i] > 0.0f)
@@ -155,21 +156,20 @@ static float pv_tail_avx2(const float* h1, int n1, int n2, const float* w2,
                                     _mm256_loadu_ps(w2 + (size_t)i * (size_t)n2 + j), a);
         _mm256_storeu_ps(h2 + j, a);
     }
-    for (; j < n2; j++) {
-        h2[j] = b2[j];
-        for (i = 0; i < n1; i++)
-            if (h1[i] > 0.0f)
-                h2[j] += h1[i] * w2[(size_t)i * (size_t)n2 + j];
-    }
-    for (j = 0; j + 8 <= n2; j += 8)         /* ReLU, times w3, summed lane-wise */
+    for (j = 0; j < n8; j += 8)              /* ReLU, times w3, summed lane-wise */
         sum = _mm256_fmadd_ps(_mm256_max_ps(_mm256_loadu_ps(h2 + j), zero),
                               _mm256_loadu_ps(w3 + j), sum);
     _mm256_storeu_ps(lanes, sum);
     for (i = 0; i < 8; i++)
         out += lanes[i];
-    for (; j < n2; j++)
-        if (h2[j] > 0.0f)
-            out += h2[j] * w3[j];
+    for (j = n8; j < n2; j++) {              /* a width that is not a multiple of 8 */
+        float x = b2[j];
+        for (i = 0; i < n1; i++)
+            if (h1[i] > 0.0f)
+                x += h1[i] * w2[(size_t)i * (size_t)n2 + j];
+        if (x > 0.0f)
+            out += x * w3[j];
+    }
     return out;
 }
 

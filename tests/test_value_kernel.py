@@ -10,6 +10,7 @@ it (only after a deliberate change to the features or the shipped weights).
 
 import copy
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -195,6 +196,51 @@ def test_a_bad_palais_kernel_is_one_clear_line(setting):
 
 def test_kernel_name_is_the_running_kernel():
     assert kernel_name() == _value.kernel_name() in ("portable", "avx2+fma")
+
+
+KERNEL_PROGRAM = r"""
+#include <stdio.h>
+#include "value_kernel.h"
+int main(void) {
+    static float w1[10 * 40], b1[40], w2[40 * 24], b2[24], w3[24];
+    float h1[40], h2[40];
+    int idx[3] = {1, 4, 9}, i;
+    float val[3] = {0.5f, 1.0f, 0.25f};
+    for (i = 0; i < 10 * 40; i++) w1[i] = (float)(i % 13) / 13.0f - 0.4f;
+    for (i = 0; i < 40 * 24; i++) w2[i] = (float)(i % 7) / 7.0f - 0.3f;
+    for (i = 0; i < 40; i++) b1[i] = 0.01f * (float)i;
+    for (i = 0; i < 40; i++) h1[i] = h2[i] = b1[i];
+    for (i = 0; i < 24; i++) { b2[i] = 0.1f; w3[i] = (float)(i % 5) / 5.0f - 0.35f; }
+    pv_add_rows_portable(h1, 40, w1, idx, val, 3);
+    printf("%d %.6f", pv_avx2_supported(), pv_tail_portable(h1, 40, 24, w2, b2, w3, 0.2f));
+    if (pv_avx2_supported()) {
+        pv_add_rows_avx2(h2, 40, w1, idx, val, 3);
+        printf(" %.6f", pv_tail_avx2(h2, 40, 24, w2, b2, w3, 0.2f));
+    }
+    printf("\n");
+    return 0;
+}
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
+@pytest.mark.parametrize("defines", [[], ["-DPALAIS_NO_AVX2"]])
+def test_the_kernel_header_compiles_with_and_without_the_avx2_kernels(tmp_path, defines):
+    """Widths that are not multiples of 8 (40, 24) take every loop's tail; PALAIS_NO_AVX2
+    compiles what a compiler without the target attributes gets: the portable kernels only."""
+    source = tmp_path / "kernel.c"
+    source.write_text(KERNEL_PROGRAM)
+    program = tmp_path / "kernel"
+    build = subprocess.run(["cc", "-std=c99", "-O2", "-Wall", "-Werror", *defines,
+                            f"-I{ROOT / 'search'}", str(source), "-o", str(program)],
+                           capture_output=True, text=True, timeout=60)
+    assert build.returncode == 0, build.stderr
+    words = subprocess.run([str(program)], capture_output=True, text=True, timeout=10).stdout.split()
+    supported, values = int(words[0]), [float(w) for w in words[1:]]
+    assert supported == (0 if defines else int("avx2+fma" in KERNELS))
+    assert len(values) == 1 + supported
+    assert max(values) - min(values) < 1e-5
 
 
 def regenerate():
