@@ -18,7 +18,10 @@ cdef int write_features(const GameState* s, int seat, float* out) noexcept nogil
 
 cdef enum:
     # the most entries of one seat's own part (SparseFeatures): the unknown pool and the
-    # hand (9 + 9), four seat blocks, and the servant owner of each of 36 squares
+    # hand (9 + 9), four seat blocks, and the servant owner of each of 36 squares (the
+    # builder writes every pool and hand entry, zero or not, before it keeps the nonzero
+    # ones, so the room counts them all; the shared list's FEATURE_SIZE is far more than
+    # its 288 writes)
     MAX_OWN = 2 * 9 + 4 * SEAT_SIZE + 36
 
 # The observations of every seat of one position, built at once and kept sparse (only the

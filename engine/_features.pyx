@@ -164,12 +164,15 @@ cdef int write_features(const GameState* s, int seat, float* out) noexcept nogil
     return FEATURE_SIZE
 
 
-cdef inline void put(int* n, int* idx, float* val, int i, float x) noexcept nogil:
-    """Append entry i = x to a sparse list, unless x is zero (a zero adds nothing)."""
-    if x != 0.0:
-        idx[n[0]] = i
-        val[n[0]] = x
-        n[0] += 1
+cdef inline int put(int n, int* idx, float* val, int i, float x) noexcept nogil:
+    """Append entry i = x to a sparse list of n entries, unless x is zero (a zero adds
+    nothing); returns the new length. (The lengths live in locals, not behind a pointer the
+    stores into idx might alias, so the compiler keeps them in registers.) Branch-free: the
+    entry is always written, and kept only if x is not zero, so a list must have room for
+    one entry per call, not only per nonzero one (which zero is unpredictable)."""
+    idx[n] = i
+    val[n] = x
+    return n + (x != 0.0)
 
 
 # write_features for every seat at once, sparse (engine/_features.pxd: SparseFeatures). The
@@ -180,13 +183,18 @@ cdef int sparse_features(const GameState* s, int only_seat, SparseFeatures* f) n
     cdef int scores[MAX_P]
     cdef int pool[N_C]
     cdef int tiles = 0
-    cdef int* ns = &f.n_shared
-    cdef int* no
+    cdef int ns = 0, no, bn
+    cdef int own_n[MAX_P]
     cdef float blk[MAX_P][SEAT_SIZE]       # each player's seat block (the same for every observer)
     cdef int blk_n[MAX_P]
     cdef int blk_off[MAX_P][SEAT_SIZE]
     cdef float blk_val[MAX_P][SEAT_SIZE]
     cdef float* b
+    # the scales of the seat blocks as locals: the block's float stores could alias the
+    # module's globals, which the compiler would then reload (and divide by) every time
+    cdef float room_scale = ROOM_SCALE, nobles_scale = NOBLES_SCALE, vp_scale = VP_SCALE
+    cdef float income_scale = INCOME_SCALE, priv_scale = PRIV_SCALE, park_scale = PARK_SCALE
+    cdef float side_scale = SIDE_SCALE
     f.n_players = n
     f.n_shared = 0
     for p in range(MAX_P):
@@ -205,49 +213,50 @@ cdef int sparse_features(const GameState* s, int only_seat, SparseFeatures* f) n
 
     # Step 2: game-wide; the unknown pool and the hand are the seat's own
     k = 0
-    put(ns, f.shared_idx, f.shared_val, k + n - 2, 1.0)
+    ns = put(ns, f.shared_idx, f.shared_val, k + n - 2, 1.0)
     k += 3
-    put(ns, f.shared_idx, f.shared_val, k, s.round / ROUND_SCALE)
-    put(ns, f.shared_idx, f.shared_val, k + 1, s.last_round)
+    ns = put(ns, f.shared_idx, f.shared_val, k, s.round / ROUND_SCALE)
+    ns = put(ns, f.shared_idx, f.shared_val, k + 1, s.last_round)
     k += 2
-    put(ns, f.shared_idx, f.shared_val, k + s.stage, 1.0)
+    ns = put(ns, f.shared_idx, f.shared_val, k + s.stage, 1.0)
     k += N_STAGES
-    put(ns, f.shared_idx, f.shared_val, k, s.setup_count / SETUP_SCALE)
-    put(ns, f.shared_idx, f.shared_val, k + 1, s.gate_left / COUNTER_SCALE)
-    put(ns, f.shared_idx, f.shared_val, k + 2, s.gate_max / COUNTER_SCALE)
-    put(ns, f.shared_idx, f.shared_val, k + 3, s.moves_left / COUNTER_SCALE)
+    ns = put(ns, f.shared_idx, f.shared_val, k, s.setup_count / SETUP_SCALE)
+    ns = put(ns, f.shared_idx, f.shared_val, k + 1, s.gate_left / COUNTER_SCALE)
+    ns = put(ns, f.shared_idx, f.shared_val, k + 2, s.gate_max / COUNTER_SCALE)
+    ns = put(ns, f.shared_idx, f.shared_val, k + 3, s.moves_left / COUNTER_SCALE)
     k += 4
     if s.stage == S_SOURCE:
-        put(ns, f.shared_idx, f.shared_val, k + s.source_for, 1.0)
+        ns = put(ns, f.shared_idx, f.shared_val, k + s.source_for, 1.0)
     k += N_R + 1
-    put(ns, f.shared_idx, f.shared_val, k, s.turq / POOL_SCALE)
-    put(ns, f.shared_idx, f.shared_val, k + 1, s.viol / POOL_SCALE)
-    put(ns, f.shared_idx, f.shared_val, k + 2, s.rec / POOL_SCALE)
-    put(ns, f.shared_idx, f.shared_val, k + 3, s.guards / CARD_SCALE)
-    put(ns, f.shared_idx, f.shared_val, k + 4, s.moves_bonus / COUNTER_SCALE)
-    put(ns, f.shared_idx, f.shared_val, k + 5, s.intrigue)
-    put(ns, f.shared_idx, f.shared_val, k + 6, s.draws_left / POOL_SCALE)
-    put(ns, f.shared_idx, f.shared_val, k + 7, tiles / PILE_SCALE)
-    put(ns, f.shared_idx, f.shared_val, k + 8, s.deck_size / PILE_SCALE)
+    ns = put(ns, f.shared_idx, f.shared_val, k, s.turq / POOL_SCALE)
+    ns = put(ns, f.shared_idx, f.shared_val, k + 1, s.viol / POOL_SCALE)
+    ns = put(ns, f.shared_idx, f.shared_val, k + 2, s.rec / POOL_SCALE)
+    ns = put(ns, f.shared_idx, f.shared_val, k + 3, s.guards / CARD_SCALE)
+    ns = put(ns, f.shared_idx, f.shared_val, k + 4, s.moves_bonus / COUNTER_SCALE)
+    ns = put(ns, f.shared_idx, f.shared_val, k + 5, s.intrigue)
+    ns = put(ns, f.shared_idx, f.shared_val, k + 6, s.draws_left / POOL_SCALE)
+    ns = put(ns, f.shared_idx, f.shared_val, k + 7, tiles / PILE_SCALE)
+    ns = put(ns, f.shared_idx, f.shared_val, k + 8, s.deck_size / PILE_SCALE)
     k += 9
     for seat in range(n):
         if not f.seats[seat]:
             continue
-        no = &f.n_own[seat]
+        no = 0
         for c in range(N_C):           # the unknown pool as seat's view has it (view_state)
             pool[c] = s.deck[c]
             if s.observer != seat:
                 for q in range(n):
                     if q != seat:
                         pool[c] += s.hand[q][c]
-            put(no, f.own_idx[seat], f.own_val[seat], k + c, pool[c] / CARD_SCALE)
+            no = put(no, f.own_idx[seat], f.own_val[seat], k + c, pool[c] / CARD_SCALE)
         for c in range(N_C):
-            put(no, f.own_idx[seat], f.own_val[seat], k + 2 * N_C + c, s.hand[seat][c] / CARD_SCALE)
+            no = put(no, f.own_idx[seat], f.own_val[seat], k + 2 * N_C + c, s.hand[seat][c] / CARD_SCALE)
+        f.n_own[seat] = no
     for c in range(N_C):
-        put(ns, f.shared_idx, f.shared_val, k + N_C + c, s.discard[c] / CARD_SCALE)
+        ns = put(ns, f.shared_idx, f.shared_val, k + N_C + c, s.discard[c] / CARD_SCALE)
     k += 3 * N_C
     for i in range(N_R):
-        put(ns, f.shared_idx, f.shared_val, k + i * N_R + s.layout[i], 1.0)
+        ns = put(ns, f.shared_idx, f.shared_val, k + i * N_R + s.layout[i], 1.0)
     k += N_R * N_R
 
     # Step 3: each player's block once, placed per seat in that seat's turn order
@@ -260,7 +269,7 @@ cdef int sparse_features(const GameState* s, int only_seat, SparseFeatures* f) n
         b[i + 1] = 1.0 if s.to_move == p else 0.0
         i += 2
         for r in range(N_R):
-            b[i + r] = s.rooms[p][r] / ROOM_SCALE
+            b[i + r] = s.rooms[p][r] / room_scale
             b[i + N_R + r] = has_majority(s, p, r)
         i += 2 * N_R
         b[i] = s.area[p] / AREA_SCALE
@@ -271,57 +280,64 @@ cdef int sparse_features(const GameState* s, int only_seat, SparseFeatures* f) n
         i += 5
         for t in range(s.rules.n_tiles):
             if s.owner[t] == p:
-                b[i] += 1.0 / NOBLES_SCALE
-                b[i + 1] += s.rules.tile_vp[t] / VP_SCALE
+                b[i] += 1.0 / nobles_scale
+                b[i + 1] += s.rules.tile_vp[t] / vp_scale
                 priv = s.rules.tile_priv[t]
                 if priv == P_INCOME:
-                    b[i + 2 + priv - 1] += s.rules.tile_amount[t] / INCOME_SCALE
+                    b[i + 2 + priv - 1] += s.rules.tile_amount[t] / income_scale
                 elif priv > 0:
-                    b[i + 2 + priv - 1] += 1.0 / PRIV_SCALE
+                    b[i + 2 + priv - 1] += 1.0 / priv_scale
         i += 2 + N_PRIV - 1
         for sq in range(N_SQ):
             if s.park_servant[sq] == p:
-                b[i] += 1.0 / PARK_SCALE
+                b[i] += 1.0 / park_scale
         for side in range(4):
             for q in range(6):
                 if s.park_servant[SIDE_SQ[side][q]] == p:
-                    b[i + 1 + side] += 1.0 / SIDE_SCALE
+                    b[i + 1 + side] += 1.0 / side_scale
         b[i + 5] = scores[p] / VP_SCALE
-        blk_n[p] = 0
+        bn = 0
         for i in range(SEAT_SIZE):
-            put(&blk_n[p], blk_off[p], blk_val[p], i, b[i])
+            bn = put(bn, blk_off[p], blk_val[p], i, b[i])
+        blk_n[p] = bn
     for seat in range(n):
         if not f.seats[seat]:
             continue
-        no = &f.n_own[seat]
+        no = f.n_own[seat]
         for rel in range(n):
             p = (seat + rel) % n
             for i in range(blk_n[p]):
-                f.own_idx[seat][no[0]] = k + rel * SEAT_SIZE + blk_off[p][i]
-                f.own_val[seat][no[0]] = blk_val[p][i]
-                no[0] += 1
+                f.own_idx[seat][no] = k + rel * SEAT_SIZE + blk_off[p][i]
+                f.own_val[seat][no] = blk_val[p][i]
+                no += 1
+        f.n_own[seat] = no
     k += MAX_P * SEAT_SIZE
 
     # Step 4: the squares are shared but for their servant's owner, relative to the seat
+    for p in range(MAX_P):
+        own_n[p] = f.n_own[p]
     for sq in range(N_SQ):
         i = k + sq * SQUARE_SIZE
         t = s.tile_at[sq]
         if t >= 0:
-            put(ns, f.shared_idx, f.shared_val, i, 1.0)
-            put(ns, f.shared_idx, f.shared_val, i + 1, s.rules.tile_vp[t] / TILE_VP_SCALE)
-            put(ns, f.shared_idx, f.shared_val, i + 2, s.rules.tile_gold[t] / TILE_GOLD_SCALE)
-            put(ns, f.shared_idx, f.shared_val, i + 3, s.rules.tile_turq[t] / SEAL_SCALE)
-            put(ns, f.shared_idx, f.shared_val, i + 4, s.rules.tile_viol[t] / SEAL_SCALE)
+            ns = put(ns, f.shared_idx, f.shared_val, i, 1.0)
+            ns = put(ns, f.shared_idx, f.shared_val, i + 1, s.rules.tile_vp[t] / TILE_VP_SCALE)
+            ns = put(ns, f.shared_idx, f.shared_val, i + 2, s.rules.tile_gold[t] / TILE_GOLD_SCALE)
+            ns = put(ns, f.shared_idx, f.shared_val, i + 3, s.rules.tile_turq[t] / SEAL_SCALE)
+            ns = put(ns, f.shared_idx, f.shared_val, i + 4, s.rules.tile_viol[t] / SEAL_SCALE)
             priv = s.rules.tile_priv[t]
             if priv > 0:
-                put(ns, f.shared_idx, f.shared_val, i + 5 + priv - 1, 1.0)
-                put(ns, f.shared_idx, f.shared_val, i + 5 + N_PRIV - 1,
+                ns = put(ns, f.shared_idx, f.shared_val, i + 5 + priv - 1, 1.0)
+                ns = put(ns, f.shared_idx, f.shared_val, i + 5 + N_PRIV - 1,
                     s.rules.tile_amount[t] / AMOUNT_SCALE)
         if s.park_servant[sq] >= 0:
             for seat in range(n):
                 if f.seats[seat]:
-                    put(&f.n_own[seat], f.own_idx[seat], f.own_val[seat],
-                        i + 5 + N_PRIV + (s.park_servant[sq] - seat + n) % n, 1.0)
+                    own_n[seat] = put(own_n[seat], f.own_idx[seat], f.own_val[seat],
+                                      i + 5 + N_PRIV + (s.park_servant[sq] - seat + n) % n, 1.0)
+    for p in range(MAX_P):
+        f.n_own[p] = own_n[p]
+    f.n_shared = ns
     return held
 
 
