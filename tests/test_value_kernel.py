@@ -6,6 +6,10 @@ sparse observation is exactly observation_into's, and PALAIS_KERNEL picks the ke
 tests/data/value_features.npz holds observation vectors of random-play positions and the
 numpy forward pass's value of each; `python tests/test_value_kernel.py --regenerate` rewrites
 it (only after a deliberate change to the features or the shipped weights).
+tests/data/value_before_kernels.npz holds 36 random-play positions of 2-4 players (position
+strings) and every seat's value from the C model as it was before the sparse features and
+the kernels (commit f41209c, shipped weights dffe97287658; NaN for absent seats): the
+portable kernel must give the same bits. It is not regenerated: it records the old code.
 """
 
 import copy
@@ -20,12 +24,14 @@ import pytest
 
 from engine._features import sparse_observations
 from engine.features import FEATURE_SIZE, observation_into
+from engine.position import parse_position
 from engine.rng import Rng
 from engine.state import State
 from search import _value
 from search.value import SHIPPED_WEIGHTS, arrays_from_bytes, kernel_name, load_value_model, numpy_values
 
 STORED = Path(__file__).parent / "data" / "value_features.npz"
+BEFORE = Path(__file__).parent / "data" / "value_before_kernels.npz"
 ROOT = Path(__file__).resolve().parent.parent
 KERNELS = _value.available_kernels()
 
@@ -110,6 +116,21 @@ def test_the_portable_kernel_gives_the_dense_forward_pass_bit_for_bit(kernel):
             assert [model.value(view, p) for p in range(state.n_players)] == dense
             assert dense.count(0.5) >= state.n_players - 1
             assert model.rewards(view) == [v / sum(dense) for v in dense]
+
+
+@pytest.mark.parametrize("name", KERNELS)
+def test_the_values_of_the_model_before_the_kernels(kernel, name):
+    stored = np.load(BEFORE)
+    model = load_value_model("")
+    _value.set_kernel(name)
+    for text, before in zip(stored["positions"], stored["value"]):
+        state = State.from_snapshot(parse_position(str(text)))
+        got = np.array([model.value(state, p) for p in range(state.n_players)])
+        if name == "portable":
+            assert np.array_equal(got, before[:state.n_players])      # bit for bit
+        else:
+            assert np.allclose(got, before[:state.n_players], rtol=0, atol=1e-5)
+        assert np.isnan(before[state.n_players:]).all()
 
 
 @pytest.mark.skipif("avx2+fma" not in KERNELS, reason="no AVX2/FMA on this processor or build")
