@@ -7,8 +7,10 @@ tree nodes, bytes per tree node and the process's peak memory. The last line is 
 With --processes 2 it searches root-parallel and the rate counts every process's iterations
 (the speed-up on 2 cores is the ratio of the two runs' rates).
 With --leaf-eval value (and --rollout-turns N >= 0, which the learned evaluation needs) it
-also prints the weights' digest and the cost of one value evaluation (one seat) in ns, the
-row `value eval: <digest> <ns> ns per evaluation, <N> iterations/s`.
+also prints the weights' digest, the value kernel in use (PALAIS_KERNEL=portable forces the
+portable one), the cost of one value evaluation (one seat) in ns and the cost per seat of a
+reward vector of every seat (what the search pays at a cutoff), and the row
+`value eval: <digest> <ns> ns per evaluation, <N> iterations/s` (<ns>: one seat alone).
 Run: python bench/search.py [--iterations 50000] [--hash-mb 256] [--rollout-turns 4] [--processes 1]
      [--leaf-eval value] [--value-weights FILE]
 """
@@ -27,7 +29,7 @@ from search._ismcts import TreeSearch
 from search.factory import make_player
 from search.params import LEAF_EVALS, USES_VALUE, SearchLimits, SearchParams
 from search.positions import BENCH_POSITIONS, midgame
-from search.value import load_value_model
+from search.value import kernel_name, load_value_model
 
 
 def main():
@@ -45,8 +47,11 @@ def main():
     if args.leaf_eval in USES_VALUE:
         model = load_value_model(args.value_weights)
         costs = [model.ns_per_value(midgame(n, seed, round_), 0, 20_000) for n, seed, round_ in BENCH_POSITIONS]
-        print(f"value weights {model.source} ({model.digest}), hidden {model.hidden}: "
-              f"{sum(costs) / len(costs):.0f} ns per evaluation of one seat")
+        # what the search pays at a cutoff: every seat's value, the shared features built once
+        per_seat = [model.ns_per_rewards(midgame(n, seed, round_), 20_000) / n for n, seed, round_ in BENCH_POSITIONS]
+        print(f"value weights {model.source} ({model.digest}), hidden {model.hidden}, kernel {kernel_name()}: "
+              f"{sum(costs) / len(costs):.0f} ns per evaluation of one seat, "
+              f"{sum(per_seat) / len(per_seat):.0f} ns per seat in a reward vector of every seat")
 
     rates = {}
     bytes_per_node = TreeSearch.bytes_per_node()

@@ -10,6 +10,8 @@ from engine._state cimport (
     MAX_P, N_R, N_C, N_SQ, N_PRIV, N_STAGES, S_SOURCE, SOURCE_PARK, P_INCOME,
 )
 
+from libc.stdlib cimport malloc, free
+
 from engine.errors import PalaisError
 
 # The scales: a count is divided by about the most it reaches in play (docs/features.md).
@@ -162,6 +164,210 @@ cdef int write_features(const GameState* s, int seat, float* out) noexcept nogil
     return FEATURE_SIZE
 
 
+cdef inline int put(int n, int* idx, float* val, int i, float x) noexcept nogil:
+    """Append entry i = x to a sparse list of n entries, unless x is zero (a zero adds
+    nothing); returns the new length. (The lengths live in locals, not behind a pointer the
+    stores into idx might alias, so the compiler keeps them in registers.) Branch-free: the
+    entry is always written, and kept only if x is not zero, so a list must have room for
+    one entry per call, not only per nonzero one (which zero is unpredictable)."""
+    idx[n] = i
+    val[n] = x
+    return n + (x != 0.0)
+
+
+# write_features for every seat at once, sparse (engine/_features.pxd: SparseFeatures). The
+# values are computed by the same expressions as write_features's, so they are the same
+# floats; only what depends on the seat is computed per seat.
+cdef int sparse_features(const GameState* s, int only_seat, SparseFeatures* f) noexcept nogil:
+    cdef int i, k, p, q, r, c, t, sq, side, n = s.n_players, rel, priv, seat, held = 0
+    cdef int scores[MAX_P]
+    cdef int pool[N_C]
+    cdef int tiles = 0
+    cdef int ns = 0, no, bn
+    cdef int own_n[MAX_P]
+    cdef float blk[MAX_P][SEAT_SIZE]       # each player's seat block (the same for every observer)
+    cdef int blk_n[MAX_P]
+    cdef int blk_off[MAX_P][SEAT_SIZE]
+    cdef float blk_val[MAX_P][SEAT_SIZE]
+    cdef float* b
+    # the scales of the seat blocks as locals: the block's float stores could alias the
+    # module's globals, which the compiler would then reload (and divide by) every time
+    cdef float room_scale = ROOM_SCALE, nobles_scale = NOBLES_SCALE, vp_scale = VP_SCALE
+    cdef float income_scale = INCOME_SCALE, priv_scale = PRIV_SCALE, park_scale = PARK_SCALE
+    cdef float side_scale = SIDE_SCALE
+    f.n_players = n
+    f.n_shared = 0
+    for p in range(MAX_P):
+        f.seats[p] = 0
+        f.n_own[p] = 0
+    for p in range(n):
+        if (only_seat < 0 or p == only_seat) and (s.observer < 0 or s.observer == p):
+            f.seats[p] = 1
+            held += 1
+    if held == 0:
+        return 0
+    for sq in range(N_SQ):
+        if s.tile_at[sq] >= 0:
+            tiles += 1
+    final_scores(s, scores)            # reads nothing hidden: a seat's view scores the same
+
+    # Step 2: game-wide; the unknown pool and the hand are the seat's own
+    k = 0
+    ns = put(ns, f.shared_idx, f.shared_val, k + n - 2, 1.0)
+    k += 3
+    ns = put(ns, f.shared_idx, f.shared_val, k, s.round / ROUND_SCALE)
+    ns = put(ns, f.shared_idx, f.shared_val, k + 1, s.last_round)
+    k += 2
+    ns = put(ns, f.shared_idx, f.shared_val, k + s.stage, 1.0)
+    k += N_STAGES
+    ns = put(ns, f.shared_idx, f.shared_val, k, s.setup_count / SETUP_SCALE)
+    ns = put(ns, f.shared_idx, f.shared_val, k + 1, s.gate_left / COUNTER_SCALE)
+    ns = put(ns, f.shared_idx, f.shared_val, k + 2, s.gate_max / COUNTER_SCALE)
+    ns = put(ns, f.shared_idx, f.shared_val, k + 3, s.moves_left / COUNTER_SCALE)
+    k += 4
+    if s.stage == S_SOURCE:
+        ns = put(ns, f.shared_idx, f.shared_val, k + s.source_for, 1.0)
+    k += N_R + 1
+    ns = put(ns, f.shared_idx, f.shared_val, k, s.turq / POOL_SCALE)
+    ns = put(ns, f.shared_idx, f.shared_val, k + 1, s.viol / POOL_SCALE)
+    ns = put(ns, f.shared_idx, f.shared_val, k + 2, s.rec / POOL_SCALE)
+    ns = put(ns, f.shared_idx, f.shared_val, k + 3, s.guards / CARD_SCALE)
+    ns = put(ns, f.shared_idx, f.shared_val, k + 4, s.moves_bonus / COUNTER_SCALE)
+    ns = put(ns, f.shared_idx, f.shared_val, k + 5, s.intrigue)
+    ns = put(ns, f.shared_idx, f.shared_val, k + 6, s.draws_left / POOL_SCALE)
+    ns = put(ns, f.shared_idx, f.shared_val, k + 7, tiles / PILE_SCALE)
+    ns = put(ns, f.shared_idx, f.shared_val, k + 8, s.deck_size / PILE_SCALE)
+    k += 9
+    for seat in range(n):
+        if not f.seats[seat]:
+            continue
+        no = 0
+        for c in range(N_C):           # the unknown pool as seat's view has it (view_state)
+            pool[c] = s.deck[c]
+            if s.observer != seat:
+                for q in range(n):
+                    if q != seat:
+                        pool[c] += s.hand[q][c]
+            no = put(no, f.own_idx[seat], f.own_val[seat], k + c, pool[c] / CARD_SCALE)
+        for c in range(N_C):
+            no = put(no, f.own_idx[seat], f.own_val[seat], k + 2 * N_C + c, s.hand[seat][c] / CARD_SCALE)
+        f.n_own[seat] = no
+    for c in range(N_C):
+        ns = put(ns, f.shared_idx, f.shared_val, k + N_C + c, s.discard[c] / CARD_SCALE)
+    k += 3 * N_C
+    for i in range(N_R):
+        ns = put(ns, f.shared_idx, f.shared_val, k + i * N_R + s.layout[i], 1.0)
+    k += N_R * N_R
+
+    # Step 3: each player's block once, placed per seat in that seat's turn order
+    for p in range(n):
+        b = &blk[p][0]
+        for i in range(SEAT_SIZE):
+            b[i] = 0.0
+        i = 0
+        b[i] = 1.0
+        b[i + 1] = 1.0 if s.to_move == p else 0.0
+        i += 2
+        for r in range(N_R):
+            b[i + r] = s.rooms[p][r] / room_scale
+            b[i + N_R + r] = has_majority(s, p, r)
+        i += 2 * N_R
+        b[i] = s.area[p] / AREA_SCALE
+        b[i + 1] = s.supply[p] / SUPPLY_SCALE
+        b[i + 2] = s.gold[p] / GOLD_SCALE
+        b[i + 3] = s.hand_size[p] / HAND_SCALE
+        b[i + 4] = s.honours[p] / CARD_SCALE
+        i += 5
+        for t in range(s.rules.n_tiles):
+            if s.owner[t] == p:
+                b[i] += 1.0 / nobles_scale
+                b[i + 1] += s.rules.tile_vp[t] / vp_scale
+                priv = s.rules.tile_priv[t]
+                if priv == P_INCOME:
+                    b[i + 2 + priv - 1] += s.rules.tile_amount[t] / income_scale
+                elif priv > 0:
+                    b[i + 2 + priv - 1] += 1.0 / priv_scale
+        i += 2 + N_PRIV - 1
+        for sq in range(N_SQ):
+            if s.park_servant[sq] == p:
+                b[i] += 1.0 / park_scale
+        for side in range(4):
+            for q in range(6):
+                if s.park_servant[SIDE_SQ[side][q]] == p:
+                    b[i + 1 + side] += 1.0 / side_scale
+        b[i + 5] = scores[p] / VP_SCALE
+        bn = 0
+        for i in range(SEAT_SIZE):
+            bn = put(bn, blk_off[p], blk_val[p], i, b[i])
+        blk_n[p] = bn
+    for seat in range(n):
+        if not f.seats[seat]:
+            continue
+        no = f.n_own[seat]
+        for rel in range(n):
+            p = (seat + rel) % n
+            for i in range(blk_n[p]):
+                f.own_idx[seat][no] = k + rel * SEAT_SIZE + blk_off[p][i]
+                f.own_val[seat][no] = blk_val[p][i]
+                no += 1
+        f.n_own[seat] = no
+    k += MAX_P * SEAT_SIZE
+
+    # Step 4: the squares are shared but for their servant's owner, relative to the seat
+    for p in range(MAX_P):
+        own_n[p] = f.n_own[p]
+    for sq in range(N_SQ):
+        i = k + sq * SQUARE_SIZE
+        t = s.tile_at[sq]
+        if t >= 0:
+            ns = put(ns, f.shared_idx, f.shared_val, i, 1.0)
+            ns = put(ns, f.shared_idx, f.shared_val, i + 1, s.rules.tile_vp[t] / TILE_VP_SCALE)
+            ns = put(ns, f.shared_idx, f.shared_val, i + 2, s.rules.tile_gold[t] / TILE_GOLD_SCALE)
+            ns = put(ns, f.shared_idx, f.shared_val, i + 3, s.rules.tile_turq[t] / SEAL_SCALE)
+            ns = put(ns, f.shared_idx, f.shared_val, i + 4, s.rules.tile_viol[t] / SEAL_SCALE)
+            priv = s.rules.tile_priv[t]
+            if priv > 0:
+                ns = put(ns, f.shared_idx, f.shared_val, i + 5 + priv - 1, 1.0)
+                ns = put(ns, f.shared_idx, f.shared_val, i + 5 + N_PRIV - 1,
+                    s.rules.tile_amount[t] / AMOUNT_SCALE)
+        if s.park_servant[sq] >= 0:
+            for seat in range(n):
+                if f.seats[seat]:
+                    own_n[seat] = put(own_n[seat], f.own_idx[seat], f.own_val[seat],
+                                      i + 5 + N_PRIV + (s.park_servant[sq] - seat + n) % n, 1.0)
+    for p in range(MAX_P):
+        f.n_own[p] = own_n[p]
+    f.n_shared = ns
+    return held
+
+
+cdef int merge_features(const SparseFeatures* f, int seat, int* idx, float* val) noexcept nogil:
+    cdef int a = 0, o = 0, m = 0, na = f.n_shared, no = f.n_own[seat]
+    cdef const int* oi = f.own_idx[seat]
+    cdef const float* ov = f.own_val[seat]
+    while a < na and o < no:
+        if f.shared_idx[a] < oi[o]:
+            idx[m] = f.shared_idx[a]
+            val[m] = f.shared_val[a]
+            a += 1
+        else:
+            idx[m] = oi[o]
+            val[m] = ov[o]
+            o += 1
+        m += 1
+    while a < na:
+        idx[m] = f.shared_idx[a]
+        val[m] = f.shared_val[a]
+        a += 1
+        m += 1
+    while o < no:
+        idx[m] = oi[o]
+        val[m] = ov[o]
+        o += 1
+        m += 1
+    return m
+
+
 def observation_into(State state, int seat, float[::1] out):
     """Write `seat`'s observation of `state` (a full state or that seat's view) into `out`,
     a float32 array of FEATURE_SIZE entries, without allocating."""
@@ -177,3 +383,25 @@ def observation_into(State state, int seat, float[::1] out):
 
 def feature_size():
     return FEATURE_SIZE
+
+
+def sparse_observations(State state):
+    """Every observable seat's observation of `state` through sparse_features, as
+    {seat: (indices, values, n_shared)}: the merged ascending list of the nonzero entries
+    and the size of the part shared by every seat (tests compare them with observation_into)."""
+    cdef SparseFeatures* f = <SparseFeatures*>malloc(sizeof(SparseFeatures))
+    cdef int idx[FEATURE_SIZE]
+    cdef float val[FEATURE_SIZE]
+    cdef int p, m
+    if f == NULL:
+        raise MemoryError()
+    try:
+        sparse_features(&state.st, -1, f)
+        out = {}
+        for p in range(MAX_P):
+            if f.seats[p]:
+                m = merge_features(f, p, idx, val)
+                out[p] = ([idx[i] for i in range(m)], [val[i] for i in range(m)], f.n_shared)
+        return out
+    finally:
+        free(f)

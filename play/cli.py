@@ -20,13 +20,14 @@ from engine.errors import PalaisError
 from engine.options import OPTIONS, RuleOptions
 from jobs.backends import backend_options, check_backend
 from search.algorithms import VIEW_ALGORITHMS
+from search.kernel import kernel_report
 
 from .board import want_color
 from .hints import DEFAULT_ITERATIONS
 
 main = click.Group(name="palais", help="Palais Royal engine tools: rules, play, hints, analysis and training.",
                    context_settings={"help_option_names": ["-h", "--help"]})
-main = version_option("palais")(main)
+main = version_option("palais", details=kernel_report)(main)
 for _name, _command in rules_commands.commands.items():
     main.add_command(_command, _name)
 

@@ -5,10 +5,11 @@ import sys
 import click
 
 from common.version import version_option
+from search.kernel import kernel_name, kernel_report
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
-@version_option("palais-engine")
+@version_option("palais-engine", details=kernel_report)
 @click.option("--weights", "weights_path", type=click.Path(dir_okay=False), metavar="FILE",
               help="Start with the learned value model of FILE (the 'learned' preset: Leaf Eval "
                    "value at a short rollout's cutoff; docs/train.md).")
@@ -23,6 +24,10 @@ def main(ctx, weights_path):
 
         from .server import main as serve
         start = None
+        try:
+            kernel_name()                 # a bad PALAIS_KERNEL: one line, before serving
+        except PalaisError as exc:
+            raise click.ClickException(str(exc))
         if weights_path is not None:
             try:
                 load_value_model(weights_path)

@@ -27,6 +27,7 @@ from engine.errors import PalaisError
 from search.params import KNOBS, USES_VALUE, Knob, SearchLimits, SearchParams, tree_memory_cap_mb
 from search.factory import make_player
 from search.timeman import clock_time_ms
+from search.kernel import kernel_name
 from search.value import load_value_model
 
 from .commands import Go
@@ -215,6 +216,10 @@ class EngineFacade:
         now, not at `go`)."""
         if chosen or self.search_value("leaf_eval") in USES_VALUE:
             load_value_model(self.search_value("value_weights"))
+
+    def value_kernel(self) -> str:
+        """The value model's kernel in use ("avx2+fma" or "portable": search/kernel.py)."""
+        return kernel_name()
 
     def value_digest(self) -> str | None:
         """The short sha256 of the value weights when the learned evaluation may be used (value,

@@ -87,6 +87,7 @@ class Server:
         digest = self.engine.value_digest()
         self.send(f"id name {ENGINE_NAME}" + (f" value {digest}" if digest else ""))
         self.send(f"id author {ENGINE_AUTHOR}")
+        self.send(f"info string value kernel {self.engine.value_kernel()}")
         for line in self.engine.option_lines():
             self.send(line)
         self.send("priok")

@@ -1,7 +1,10 @@
 # The learned value model's forward pass in C: the search calls value_rewards at a rollout
 # cutoff (leaf_eval=value) with no Python object touched. The weights are copied out of
 # numpy arrays once, when a ValueModel is made (search/value.py checks them first); the
-# forward pass allocates nothing.
+# forward pass allocates nothing. The observations of every seat come from one
+# sparse_features call (engine/_features.pxd); the arithmetic is one of the kernels of
+# search/value_kernel.h (avx2+fma or portable, KERNEL below; search/kernel.py reads
+# PALAIS_KERNEL).
 
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
@@ -11,49 +14,131 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 import numpy as np
 
 from engine._state cimport GameState, State, MAX_P
-from engine._features cimport write_features, FEATURE_SIZE
+from engine._features cimport (
+    write_features, sparse_features, merge_features, SparseFeatures, FEATURE_SIZE,
+)
+
+
+cdef extern from "value_kernel.h" nogil:
+    int pv_avx2_supported()
+    void pv_add_rows_portable(float* h, int n1, const float* w1, const int* idx,
+                              const float* val, int nnz)
+    float pv_tail_portable(const float* h1, int n1, int n2, const float* w2,
+                           const float* b2, const float* w3, float b3)
+    void pv_add_rows_avx2(float* h, int n1, const float* w1, const int* idx,
+                          const float* val, int nnz)
+    float pv_tail_avx2(const float* h1, int n1, int n2, const float* w2,
+                       const float* b2, const float* w3, float b3)
+
+# Which kernel the forward pass runs (search/value_kernel.h): set once at import from the
+# CPU and PALAIS_KERNEL (docs/search.md), or by set_kernel.
+cdef enum:
+    KERNEL_PORTABLE = 0
+    KERNEL_AVX2 = 1
+
+KERNEL_NAMES = ("portable", "avx2+fma")
+cdef int AVX2_OK = pv_avx2_supported()
+cdef int KERNEL = KERNEL_AVX2 if AVX2_OK else KERNEL_PORTABLE
+
+
+cdef inline double sigmoid(float out) noexcept nogil:
+    return 1.0 / (1.0 + exp(-<double>out))
+
+
+cdef double seat_value(const ValueNet* net, const SparseFeatures* f, const float* base,
+                       int seat, int kernel) noexcept nogil:
+    """seat's value from the sparse observations `f`. The portable kernel sums the first
+    layer over the merged list in ascending index order, from the bias (the order of the
+    dense forward pass, so the same bits); avx2 adds seat's own rows to `base`, the bias
+    plus the shared rows summed once for every seat."""
+    cdef float h1[MAX_HIDDEN]
+    cdef int idx[FEATURE_SIZE]
+    cdef float val[FEATURE_SIZE]
+    cdef int j, m
+    if kernel == KERNEL_AVX2:
+        memcpy(h1, base, net.h1 * sizeof(float))
+        pv_add_rows_avx2(h1, net.h1, net.w1, f.own_idx[seat], f.own_val[seat], f.n_own[seat])
+        return sigmoid(pv_tail_avx2(h1, net.h1, net.h2, net.w2, net.b2, net.w3, net.b3))
+    m = merge_features(f, seat, idx, val)
+    for j in range(net.h1):
+        h1[j] = net.b1[j]
+    pv_add_rows_portable(h1, net.h1, net.w1, idx, val, m)
+    return sigmoid(pv_tail_portable(h1, net.h1, net.h2, net.w2, net.b2, net.w3, net.b3))
+
+
+cdef inline void shared_base(const ValueNet* net, const SparseFeatures* f, float* base,
+                             int kernel) noexcept nogil:
+    """avx2: the bias plus the rows of the entries every seat shares (unused by portable)."""
+    if kernel == KERNEL_AVX2:
+        memcpy(base, net.b1, net.h1 * sizeof(float))
+        pv_add_rows_avx2(base, net.h1, net.w1, f.shared_idx, f.shared_val, f.n_shared)
 
 
 cdef double value_of(const ValueNet* net, const GameState* s, int seat) noexcept nogil:
+    cdef SparseFeatures f
+    cdef float base[MAX_HIDDEN]
+    cdef int kernel = KERNEL
+    if seat < 0 or seat >= s.n_players or sparse_features(s, seat, &f) == 0:
+        return 0.5
+    shared_base(net, &f, base, kernel)
+    return seat_value(net, &f, base, seat, kernel)
+
+
+cdef void value_rewards(const ValueNet* net, const GameState* s, double* win) noexcept nogil:
+    cdef SparseFeatures f
+    cdef float base[MAX_HIDDEN]
+    cdef int p, n = s.n_players, kernel = KERNEL
+    cdef double total = 0.0
+    if sparse_features(s, -1, &f) > 0:
+        shared_base(net, &f, base, kernel)
+    for p in range(n):
+        win[p] = seat_value(net, &f, base, p, kernel) if f.seats[p] else 0.5
+        total += win[p]
+    for p in range(n):
+        win[p] = win[p] / total if total > 0.0 else 1.0 / n
+
+
+cdef double dense_value_of(const ValueNet* net, const GameState* s, int seat) noexcept nogil:
+    """The forward pass as it was before the sparse features and the kernels: write_features
+    into a dense vector, every entry scanned. Kept as the reference the tests hold the
+    portable kernel to, bit for bit."""
     cdef float x[FEATURE_SIZE]
     cdef float h1[MAX_HIDDEN]
-    cdef float h2[MAX_HIDDEN]
     cdef const float* row
-    cdef float xi, out
-    cdef int i, j, n1 = net.h1, n2 = net.h2
+    cdef float xi
+    cdef int i, j, n1 = net.h1
     if write_features(s, seat, x) < 0:
         return 0.5
     for j in range(n1):
         h1[j] = net.b1[j]
-    for i in range(FEATURE_SIZE):            # most entries are zero: skip their rows
+    for i in range(FEATURE_SIZE):
         xi = x[i]
         if xi != 0.0:
             row = net.w1 + i * n1
             for j in range(n1):
                 h1[j] += xi * row[j]
-    for j in range(n2):
-        h2[j] = net.b2[j]
-    for i in range(n1):
-        xi = h1[i]
-        if xi > 0.0:                         # ReLU: a unit at or below zero adds nothing
-            row = net.w2 + i * n2
-            for j in range(n2):
-                h2[j] += xi * row[j]
-    out = net.b3
-    for j in range(n2):
-        if h2[j] > 0.0:
-            out += h2[j] * net.w3[j]
-    return 1.0 / (1.0 + exp(-<double>out))
+    return sigmoid(pv_tail_portable(h1, n1, net.h2, net.w2, net.b2, net.w3, net.b3))
 
 
-cdef void value_rewards(const ValueNet* net, const GameState* s, double* win) noexcept nogil:
-    cdef int p, n = s.n_players
-    cdef double total = 0.0
-    for p in range(n):
-        win[p] = value_of(net, s, p)
-        total += win[p]
-    for p in range(n):
-        win[p] = win[p] / total if total > 0.0 else 1.0 / n
+def kernel_name():
+    """The kernel the forward pass runs: "avx2+fma" or "portable"."""
+    return KERNEL_NAMES[KERNEL]
+
+
+def available_kernels():
+    """The kernels this build and processor can run, the portable one first."""
+    return KERNEL_NAMES if AVX2_OK else KERNEL_NAMES[:1]
+
+
+def set_kernel(str name):
+    """Run `name` ("portable", "avx2+fma") from now on in this process; returns the previous
+    kernel's name. ValueError if this build or processor cannot run it."""
+    global KERNEL
+    if name not in available_kernels():
+        raise ValueError(f"kernel {name!r} is not available here (available: {', '.join(available_kernels())})")
+    previous = KERNEL_NAMES[KERNEL]
+    KERNEL = KERNEL_NAMES.index(name)
+    return previous
 
 
 cdef float* copy_floats(object array) except NULL:
@@ -108,12 +193,56 @@ cdef class ValueModel:
         """value_of for an engine State (full or a view) and a seat."""
         return value_of(&self.net, &(<State?>state).st, seat)
 
+    def dense_value(self, state, int seat):
+        """dense_value_of: the forward pass as before the sparse features (tests)."""
+        return dense_value_of(&self.net, &(<State?>state).st, seat)
+
+    def features_value(self, float[::1] x):
+        """The value of one observation vector `x` (float32, FEATURE_SIZE entries) through
+        the kernel in use: the kernels' test on stored vectors."""
+        cdef SparseFeatures* f
+        cdef float base[MAX_HIDDEN]
+        cdef int i, kernel = KERNEL
+        cdef double v
+        if x.shape[0] != FEATURE_SIZE:
+            raise ValueError(f"x holds {x.shape[0]} floats, expected {FEATURE_SIZE}")
+        f = <SparseFeatures*>malloc(sizeof(SparseFeatures))
+        if f == NULL:
+            raise MemoryError()
+        f.n_shared = 0
+        f.n_own[0] = 0
+        for i in range(FEATURE_SIZE):
+            if x[i] != 0.0:
+                f.shared_idx[f.n_shared] = i
+                f.shared_val[f.n_shared] = x[i]
+                f.n_shared += 1
+        shared_base(&self.net, f, base, kernel)
+        v = seat_value(&self.net, f, base, 0, kernel)
+        free(f)
+        return v
+
     def rewards(self, state):
         """value_rewards for an engine State: one share per seat, summing to 1."""
         cdef double win[MAX_P]
         cdef GameState* s = &(<State?>state).st
         value_rewards(&self.net, s, win)
         return [win[p] for p in range(s.n_players)]
+
+    def ns_per_rewards(self, state, long long repeats):
+        """Mean wall time of one value_rewards (every seat) on `state` over `repeats` calls,
+        in ns (bench)."""
+        cdef timespec a, b
+        cdef long long i
+        cdef double win[MAX_P]
+        cdef GameState* s = &(<State?>state).st
+        if repeats < 1:
+            raise ValueError("repeats must be >= 1")
+        with nogil:
+            clock_gettime(CLOCK_MONOTONIC, &a)
+            for i in range(repeats):
+                value_rewards(&self.net, s, win)
+            clock_gettime(CLOCK_MONOTONIC, &b)
+        return ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec)) / repeats
 
     def ns_per_value(self, state, int seat, long long repeats):
         """Mean wall time of one value_of on `state` over `repeats` calls, in ns (bench)."""

@@ -26,6 +26,7 @@ from engine.errors import PalaisError
 from engine.features import FEATURE_SIZE
 
 from ._value import ValueModel
+from .kernel import kernel_name
 
 SHIPPED_WEIGHTS = Path(__file__).resolve().parent / "data" / "value.npz"
 MAX_HIDDEN = 256                       # search/_value.pxd's MAX_HIDDEN
@@ -96,6 +97,7 @@ def digest_of(data: bytes) -> str:
 def load_value_model(value_weights: str = "") -> ValueModel:
     """The ValueModel of the file `value_weights` names ("" = the shipped weights), checked;
     loaded once per process and file version. PalaisError naming the file if it is unusable."""
+    kernel_name()                      # PALAIS_KERNEL must be usable before a value search
     path = weights_path(value_weights)
     label = f"value weights {path}"
     try:

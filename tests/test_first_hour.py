@@ -20,12 +20,15 @@ from tournament.cli import main as palais_tournament
 VERSION = importlib.metadata.version("palais-engine")
 
 
-@pytest.mark.parametrize("command, prog", [(palais, "palais"), (palais_engine, "palais-engine"),
-                                           (palais_tournament, "palais-tournament")])
-def test_every_command_prints_the_installed_version(command, prog):
+@pytest.mark.parametrize("command, prog, kernel", [(palais, "palais", True),
+                                                   (palais_engine, "palais-engine", True),
+                                                   (palais_tournament, "palais-tournament", False)])
+def test_every_command_prints_the_installed_version(command, prog, kernel):
+    from search.value import kernel_name
     result = CliRunner().invoke(command, ["--version"])
     assert result.exit_code == 0, result.output
-    assert result.output == f"{prog} {VERSION}\n"
+    # palais and palais-engine also say which value kernel runs (search/kernel.py)
+    assert result.output == f"{prog} {VERSION}\n" + (f"value kernel: {kernel_name()}\n" if kernel else "")
 
 
 # ---- palais random-game: a summary first, the tokens on request ----------------------------

@@ -1,7 +1,8 @@
 """Golden PRI transcripts: run a command file through the server, normalise, compare.
 
 A transcript file holds `> command` lines and the `< answer` lines expected after each.
-Timings are normalised (`time <t>`, `nps <n>`) and progress info lines (those without
+Timings and the value kernel (which depends on the processor) are normalised (`time <t>`,
+`nps <n>`, `value kernel <kernel>`) and progress info lines (those without
 `multipv`, whose number depends on the clock) are dropped. Searches use iteration limits and
 a fixed Seed, so everything else is exact. `python tests/transcript.py --regenerate` rewrites
 the expected answers after a deliberate change (say so in the commit message).
@@ -18,6 +19,7 @@ FOLDER = Path(__file__).parent / "transcripts"
 def normalise(line: str):
     if line.startswith("info ") and not line.startswith("info string") and " multipv " not in line:
         return None
+    line = re.sub(r"^info string value kernel \S+$", "info string value kernel <kernel>", line)  # per CPU
     line = re.sub(r"\btime \d+", "time <t>", line)
     return re.sub(r"\bnps \d+", "nps <n>", line)
 

@@ -13,6 +13,7 @@ import click
 from common.version import version_option
 from engine.errors import PalaisError
 from play.cli import main as play_commands
+from search.kernel import kernel_report
 
 from .config import BUILTIN_PLAYERS, ServerConfig, is_loopback
 from .security import WILDCARDS, HostPolicy, normal_name
@@ -20,7 +21,7 @@ from .security import WILDCARDS, HostPolicy, normal_name
 main = click.Group(name="palais", commands=dict(play_commands.commands),
                    help=play_commands.help + " `palais serve` opens the game in a browser.",
                    context_settings={"help_option_names": ["-h", "--help"]})
-main = version_option("palais")(main)
+main = version_option("palais", details=kernel_report)(main)
 
 
 def allowed_hosts(texts) -> tuple:

@@ -1,6 +1,7 @@
 > pri
 < id name palais-engine 0.1.0 value dffe97287658
 < id author the palais-engine developers
+< info string value kernel <kernel>
 < option name Algorithm type combo default ismcts var ismcts var mcts var pimc var greedy var random
 < option name Threads type spin default 1 min 1 max 64
 < option name Hash type spin default 64 min 1 max 65536
