@@ -36,8 +36,10 @@ def docs_shot(driver: PageDriver, name: str) -> None:
     image.quantize(colors=128, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(path, optimize=True)
 
 
-def new_game(driver: PageDriver, seats, *, seed: int, budget_ms=None, first_game=True) -> dict:
-    """Fills the new-game dialog: `seats` holds "human" or an engine name per seat."""
+def new_game(driver: PageDriver, seats, *, seed: int, budget_ms=None, first_game=True,
+             shared=False) -> dict:
+    """Fills the new-game dialog: `seats` holds "human" or an engine name per seat;
+    `shared`: every person at this screen (else a link each, and the invitations open)."""
     page = driver.page
     page.wait_for_selector("#new-game-dialog[open]")
     page.select_option("#seat-count", str(len(seats)))
@@ -48,6 +50,7 @@ def new_game(driver: PageDriver, seats, *, seed: int, budget_ms=None, first_game
     page.fill("#seed-input", str(seed))
     if budget_ms is not None:
         page.fill("#budget-input", str(budget_ms))
+    page.check(f'input[name="where"][value="{"shared" if shared else "devices"}"]')
     before = driver.renders()
     page.click("#new-game-start")
     driver.wait_redrawn(before)
@@ -176,7 +179,7 @@ def test_pass_the_device_between_two_people(tmp_path):
         page = chromium.new_page(viewport={"width": 1366, "height": 768})
         driver = PageDriver(page, shots)
         page.goto(url)
-        new_game(driver, ["human", "human"], seed=2)
+        new_game(driver, ["human", "human"], seed=2, shared=True)
         # The keyboard alone: a target takes the focus and Enter chooses it; the redrawn
         # board keeps the focus there, so Enter again places a second servant.
         assert driver.wait_for_decision_or_end() == "decide"
