@@ -913,7 +913,7 @@ def test_palais_serve_stopped_leaves_no_engine_process_behind(pid_file):
     port = _free_port()
     deaf = " ".join(deaf_engine_cmd(pid_file))
     server = subprocess.Popen([sys.executable, "-m", "web.cli", "serve", "--port", str(port),
-                               "--engine", f"name=deaf cmd='{deaf}'"],
+                               "--db", ":memory:", "--engine", f"name=deaf cmd='{deaf}'"],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         assert f"http://127.0.0.1:{port}/" in server.stdout.readline()
@@ -1072,16 +1072,59 @@ def test_an_uploaded_finished_game_is_analysed_with_progress(client):
 
 # ---- the command ----------------------------------------------------------------------------
 
-def _serve(monkeypatch, *args):
-    """`palais serve ARGS` with uvicorn.run replaced: (result, the run's arguments or None)."""
+def _serve(monkeypatch, *args, check_port=False):
+    """`palais serve ARGS` with uvicorn.run replaced: (result, the run's arguments or None).
+    The user's data directory is a fresh one (the default --db lives there); the port is
+    not tried unless `check_port` (another server may hold 8000 on this machine)."""
+    import tempfile
+
     import uvicorn
     from click.testing import CliRunner
 
+    import web.cli
     from web.cli import main
     runs = []
     monkeypatch.setattr(uvicorn, "run", lambda app, **kwargs: runs.append((app, kwargs)))
+    monkeypatch.setenv("XDG_DATA_HOME", tempfile.mkdtemp(prefix="palais-data-"))
+    if not check_port:
+        monkeypatch.setattr(web.cli, "port_free", lambda host, port: None)
     result = CliRunner().invoke(main, ["serve", *args])
     return result, (runs[0] if runs else None)
+
+
+def test_a_port_in_use_is_one_error_line_and_exit_code_2(monkeypatch):
+    import socket
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result, run = _serve(monkeypatch, "--port", str(port), "--db", ":memory:", check_port=True)
+    assert result.exit_code == 2 and run is None
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"Error: cannot listen on 127.0.0.1:{port}: "), lines
+    assert "open http" not in result.output
+
+
+def test_a_wildcard_host_prints_every_address_others_can_open(monkeypatch):
+    import web.addresses
+    monkeypatch.setattr(web.addresses, "local_addresses", lambda ipv6=False: ["127.0.0.1", "192.168.1.7"])
+    result, run = _serve(monkeypatch, "--host", "0.0.0.0", "--port", "8124")
+    assert result.exit_code == 0, result.output
+    assert "open http://127.0.0.1:8124/" in result.output
+    assert "from another machine, http://192.168.1.7:8124/" in result.output
+
+
+def test_games_are_kept_in_the_users_data_directory_unless_db_says_otherwise(monkeypatch, tmp_path):
+    from web.sqlite_store import SqliteStore
+    from web.store import MemoryStore
+    result, run = _serve(monkeypatch)
+    assert result.exit_code == 0, result.output
+    db = run[0].state.config.db
+    assert db.endswith("palais/games.sqlite3") and isinstance(run[0].state.store, SqliteStore)
+    result, run = _serve(monkeypatch, "--db", ":memory:")
+    assert isinstance(run[0].state.store, MemoryStore) and not isinstance(run[0].state.store, SqliteStore)
+    result, run = _serve(monkeypatch, "--db", str(tmp_path / "no" / "such" / "dir" / "g.db"))
+    assert result.exit_code == 1 and result.output.startswith("Error: --db ") and run is None
 
 
 def test_palais_serve_prints_the_address_and_serves_loopback_by_default(monkeypatch):

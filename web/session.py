@@ -147,6 +147,8 @@ class GameSession:
         with self.lock:
             self.rematch_id = game_id
             self.version += 1
+            if self.on_change is not None and not self.closed:
+                self.on_change(self)
             self._push_views()
 
     def seat_of(self, key) -> int | None:

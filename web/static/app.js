@@ -203,7 +203,10 @@ function announceTurn(view) {
 
 function askToNotify() {
   if ("Notification" in window && Notification.permission === "default") {
-    Notification.requestPermission().then(() => render()).catch(() => {});
+    // only the button changes: a whole redraw would drop what the mouse is over
+    Notification.requestPermission().then(() => {
+      $("notify-button").hidden = Notification.permission !== "default";
+    }).catch(() => {});
   }
 }
 
