@@ -87,6 +87,7 @@ def test_a_game_round_trips_through_the_database(tmp_path):
         assert session.game.chance.drawn == sum(q is not None for q in session.game.drawers)
         assert after["seat"] == 1 and after["players"] == before["players"]
         assert after["log"] == before["log"] and after["fairness"] == before["fairness"]
+        assert after["version"] > before["version"]     # a page keeps it: not dropped as older
         assert c.get(f"/api/games/{game}/view", headers=as_seat(game, 2)).json()["seat"] == 2
         r = c.get("/api/games/NoSuchGameAtAll/view")
         assert r.status_code == 404 and r.json()["error"].startswith("no such game")

@@ -64,6 +64,7 @@ class _Closed(Exception):
     """The session closed while its analysis ran."""
 
 
+RESTART = object()               # what a Watcher is sent when the game is kept but leaves memory
 CLOSED_MESSAGE = "this game is closed on the server (deleted, replaced by a new one, or the server stopped)"
 
 
@@ -471,16 +472,18 @@ class GameSession:
 
     # ---- the end ---------------------------------------------------------------------------
 
-    def close(self, message: str = CLOSED_MESSAGE) -> None:
+    def close(self, message: str = CLOSED_MESSAGE, kept: bool = False) -> None:
         """Stop every search, end every engine process, tell the watchers `message` and
-        end their sockets (idempotent)."""
+        end their sockets (idempotent). `kept`: the game stays in the database (the server
+        stops, or it leaves memory): the pages are told to come back, not that it is gone."""
         with self.lock:
             if self.closed:
                 return
             self.closed = True
             seats = list(self.seats)
-        self.publish({"type": "error", "error": message})
-        self.publish(None)
+        if not kept:
+            self.publish({"type": "error", "error": message})
+        self.publish(RESTART if kept else None)
         for seat in seats:
             if seat is not None:
                 seat.stop()

@@ -45,6 +45,7 @@ CREATE TABLE games (
     actions   TEXT NOT NULL,              -- JSON: every action so far, draws included
     owner     TEXT NOT NULL,              -- SHA-256 of the owner key
     rematch   TEXT,                       -- the game that followed, if any
+    version   INTEGER NOT NULL DEFAULT 0, -- the session's count of changes (a View's "version")
     record    TEXT                        -- the full record, once the game is over
 );
 CREATE TABLE seats (
@@ -59,6 +60,7 @@ CREATE INDEX games_touched ON games(touched);
 """
 MIGRATIONS = {}                     # version k -> SQL bringing a file from k to k + 1
 DAY_S = 24 * 3600
+VERSION_MARGIN = 1000
 
 
 class SqliteStore(MemoryStore):
@@ -148,9 +150,10 @@ class SqliteStore(MemoryStore):
             with self._tx() as db:
                 db.execute("BEGIN IMMEDIATE")
                 db.execute("UPDATE games SET touched=?, over=?, settings=?, actions=?, rematch=?, "
-                           "record=coalesce(?, record) WHERE id=?",
+                           "version=?, record=coalesce(?, record) WHERE id=?",
                            (self.wall(), int(over), json.dumps(session.settings),
-                            json.dumps(game.actions), session.rematch_id, record, session.id))
+                            json.dumps(game.actions), session.rematch_id, session.version,
+                            record, session.id))
                 if session.settings.get("resigned"):
                     db.executemany("UPDATE seats SET kind=? WHERE game=? AND seat=?",
                                    [(session.kinds[q], session.id, q) for q in session.resigned])
@@ -176,7 +179,7 @@ class SqliteStore(MemoryStore):
 
     def _row(self, game_id: str):
         with self._tx() as db:
-            row = db.execute("SELECT settings, deal, layout, secret, actions, owner, rematch "
+            row = db.execute("SELECT settings, deal, layout, secret, actions, owner, rematch, version "
                              "FROM games WHERE id=?", (game_id,)).fetchone()
             seats = db.execute("SELECT seat, kind, name, key_hash FROM seats WHERE game=? "
                                "ORDER BY seat", (game_id,)).fetchall()
@@ -200,7 +203,7 @@ class SqliteStore(MemoryStore):
         row, seats = self._row(game_id)
         if row is None:
             raise Refused(NO_SUCH_GAME, 404)
-        settings_text, deal, layout, secret, actions, owner, rematch = row
+        settings_text, deal, layout, secret, actions, owner, rematch, version = row
         settings = json.loads(settings_text)
         names = [name for _, _, name, _ in seats]
         settings["players"] = [{"kind": "human"} if kind == "human" else {"kind": "engine", "name": kind}
@@ -211,6 +214,9 @@ class SqliteStore(MemoryStore):
         from .making import make_session
         session = self._create_as(game_id, lambda gid: make_session(self.server, gid, settings, game, keys))
         session.rematch_id = rematch
+        # Views count on from past what any page was shown (a page drops a View older than
+        # the one it shows; a few changes, an engine's failure say, are pushed unsaved).
+        session.version = version + VERSION_MARGIN
         for q in settings.get("resigned", []):
             session.resigned.add(q)
         session.start(None)                        # an engine whose turn it is thinks again
@@ -245,7 +251,7 @@ class SqliteStore(MemoryStore):
                 del self._games[evicted.id]
             self._games[game_id] = None
         if evicted is not None:
-            evicted.close("this game left the server's memory to make room; open its link to go on")
+            evicted.close(kept=True)
         try:
             session = make_session(game_id)
         except BaseException:
@@ -295,14 +301,19 @@ class SqliteStore(MemoryStore):
                 for session in idle:
                     del self._games[session.id]
             for session in idle:
-                session.close(f"this game left the server's memory after {self.idle_s / 60:g} "
-                              f"minutes without activity; open its link again to go on")
+                session.close(kept=True)          # a page still open comes back and revives it
             ids = [s.id for s in idle]
         with self._tx() as db:
             db.execute("DELETE FROM games WHERE touched < ?", (self.wall() - self.keep_days * DAY_S,))
         return ids
 
     def close_all(self) -> None:
-        super().close_all()
+        """The server stops: every game leaves memory (its engines end) and stays stored;
+        the pages watching are told to reconnect (close code 1012)."""
+        with self._lock:
+            sessions = [s for s in self._games.values() if s is not None]
+            self._games.clear()
+        for session in sessions:
+            session.close(kept=True)
         with self._tx() as db:
             db.close()

@@ -24,8 +24,8 @@ def routes(server: Server) -> list:
         budget = int_field(data, "budget_ms", config.budget_ms_min, config.budget_ms_max)
         limits = SearchLimits(time_ms=budget) if budget else SearchLimits(iterations=config.analysis_iterations)
         if not session.game.over() and access.seat is None:
-            raise Refused("a loaded record is analysed by one of its seats (the analysis "
-                          "shows every hand); a spectator sees it once the game is over", 403)
+            raise Refused("a game is analysed once it is over (the analysis shows every "
+                          "hand); a loaded record, at once, by one of its seats", 403)
         session.start_analysis(limits, session.seed, language(server, data))
         return JSONResponse({"started": True})
 

@@ -16,7 +16,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from search.params import SearchLimits
 
 from ..inputs import int_field, json_body
-from ..session import Refused, Watcher
+from ..session import RESTART, Refused, Watcher
 from .common import Server, access, answer, language, seat_route
 
 MAX_HINTS = 10
@@ -24,6 +24,7 @@ WS_FORBIDDEN = 4403
 WS_TOO_BIG = 1009
 WS_BAD_REQUEST = 1008                # policy violation: a bad request, such as a bad hello
 WS_GONE = 4404                       # no such game (any more): a page should not reconnect
+WS_RESTART = 1012                    # service restart: the game is kept, a page reconnects
 WS_CLOSE_CODES = {403: WS_FORBIDDEN, 404: WS_GONE}     # a refusal's HTTP status -> close code
 WS_REASON_BYTES = 123                # the most a close frame's reason may hold (RFC 6455)
 WS_QUEUE = 256                       # messages waiting for a slow page; past that, dropped
@@ -103,7 +104,7 @@ def routes(server: Server) -> list:
         queue: asyncio.Queue = asyncio.Queue(WS_QUEUE)
 
         def put(message):
-            if message is None:                 # the game is gone: make room for the end
+            if message is None or message is RESTART:    # the end: make room for it
                 while queue.full():
                     queue.get_nowait()
             with contextlib.suppress(asyncio.QueueFull):
@@ -122,6 +123,9 @@ def routes(server: Server) -> list:
                 message = await queue.get()
                 if message is None:
                     await websocket.close(code=WS_GONE, reason="this game is closed on the server")
+                    return
+                if message is RESTART:          # the game stays in the database: come back
+                    await websocket.close(code=WS_RESTART, reason="the server is restarting")
                     return
                 await websocket.send_json(message)
 

@@ -162,10 +162,12 @@ function startGame(gameId, view, { fromRecord = false, keys = null, owner = null
 // another person at this screen (then the pass-the-device screen comes first).
 // Views come both as answers and over the socket, and an answer can arrive after the
 // socket has already shown later changes (engine moves): a view older than the one shown
-// (a lower `version`, the game's count of changes) is dropped.
+// (a lower `version`, the game's count of changes) is dropped, and so is one of the same version.
 function receiveView(view) {
   const shown = state.view;
-  if (shown && shown.game === view.game && shown.seat === view.seat && view.version < shown.version) return;
+  // (the same version again, a socket's copy of an answer or a reconnection's first view,
+  // is the same View: not redrawn, so a hint hovered stays shown)
+  if (shown && shown.game === view.game && shown.seat === view.seat && view.version <= shown.version) return;
   const turnChanged = !state.view || state.view.ply !== view.ply;
   state.view = view;
   if (turnChanged) {
@@ -785,7 +787,6 @@ async function submitNewGame(event) {
   try {
     const answer = await api.newGame(readNewGameForm());
     $("new-game-dialog").close();
-    askToNotify();
     const keys = {};
     for (const seat of answer.mine) keys[seat] = answer.seats[seat - 1].key;
     storeGame(answer.game, { invitations: answer.shared ? null : answer.seats });
@@ -883,7 +884,7 @@ async function main() {
     const stored = storedGames()[state.gameId] || {};
     if (stored.invitations) showInvitations(state.gameId, stored.invitations);
   });
-  $("invite-done").addEventListener("click", () => { $("invite-dialog").close(); askToNotify(); });
+  $("invite-done").addEventListener("click", () => $("invite-dialog").close());
   $("notify-button").addEventListener("click", askToNotify);
   $("my-games-button").addEventListener("click", showMyGames);
   $("my-games-close").addEventListener("click", () => $("my-games-dialog").close());
