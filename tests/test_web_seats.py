@@ -183,3 +183,65 @@ def test_a_finished_game_reveals_the_secret_that_opens_the_commitment(client):
         if state.is_chance():
             assert stream.draw(state) == a
         state.apply(a)
+
+
+# ---- a game's whole life ------------------------------------------------------------------
+
+def test_a_resigned_seat_is_played_by_greedy_to_the_end_and_can_no_longer_act(client):
+    start = new_game(client, [{"kind": "human"}, {"kind": "human"}])
+    game = start["game"]
+    assert client.post(f"/api/games/{game}/resign", json={}, headers=ORIGIN).status_code == 403
+    r = client.post(f"/api/games/{game}/resign", json={}, headers=with_key(KEYS[game][1]))
+    assert r.status_code == 200, r.text
+    view = r.json()
+    assert view["resigned"] == [1] and view["kinds"][0] == "greedy" and view["legal"] == []
+    with watch(client, game, 2) as ws:                      # seat 2 plays on against greedy
+        for _ in range(20000):
+            message = ws.receive_json()
+            if message["type"] != "view":
+                continue
+            v = message["view"]
+            if v["over"]:
+                break
+            if v["legal"]:
+                r = client.post(f"/api/games/{game}/action", json={"action": v["legal"][0]["token"]},
+                                headers=with_key(KEYS[game][2]))
+                assert r.status_code == 200, r.text
+    assert v["over"] and v["resigned"] == [1] and len(v["scores"]) == 2
+    r = client.post(f"/api/games/{game}/action", json={"action": "MINT"}, headers=with_key(KEYS[game][1]))
+    assert r.status_code == 409
+
+
+def test_a_rematch_rotates_the_seats_and_each_key_opens_its_new_seat(client):
+    first = remember(client.post("/api/records", content=EXAMPLE.read_bytes(), headers=ORIGIN).json())
+    old = first["game"]
+    assert client.post(f"/api/games/{old}/rematch", json={}, headers=with_key(KEYS[old][1])).status_code == 403
+    r = client.post(f"/api/games/{old}/rematch", json={}, headers={**as_owner(old), **ORIGIN})
+    assert r.status_code == 200, r.text
+    new = r.json()["game"]
+    assert new != old and not r.json()["view"]["over"] and r.json()["view"]["ply"] == 0
+    assert client.get(f"/api/games/{old}/view").json()["rematch"] == new
+    for seat, key in KEYS[old].items():                     # seat n's key now opens seat n + 1
+        view = client.get(f"/api/games/{new}/view", headers={"x-palais-key": key}).json()
+        assert view["seat"] == seat % 3 + 1
+    r = client.post(f"/api/games/{old}/rematch", json={}, headers={**as_owner(old), **ORIGIN})
+    assert r.status_code == 409
+    games = client.post("/api/my-games", json={"games": [old, new, "nope"]}, headers=ORIGIN).json()["games"]
+    assert [g["game"] for g in games] == [old, new] and games[0]["rematch"] == new
+    assert client.post("/api/my-games", json={"games": "x"}, headers=ORIGIN).status_code == 400
+
+
+def test_a_record_loaded_as_a_new_game_can_give_any_seat_to_an_engine(client):
+    start = new_game(client, [{"kind": "human"}, {"kind": "human"}])
+    game = start["game"]
+    session = client.app.state.store.get(game)
+    with session.lock:                                      # the owner's full save of a live game
+        text = session.game.record_text({"DrawSecret": session.game.secret.hex()})
+    r = client.post("/api/records?players=human,greedy", content=text.encode(), headers=ORIGIN)
+    assert r.status_code == 200, r.text
+    loaded = r.json()
+    assert loaded["view"]["kinds"] == ["human", "greedy"] and [s["key"] is None for s in loaded["seats"]] == [False, True]
+    r = client.post("/api/records?players=human", content=text.encode(), headers=ORIGIN)
+    assert r.status_code == 400 and r.json()["error"].startswith("players: expected 2")
+    r = client.post("/api/records?players=human,nobody", content=text.encode(), headers=ORIGIN)
+    assert r.status_code == 400 and "no player 'nobody'" in r.json()["error"]
