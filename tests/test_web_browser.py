@@ -395,3 +395,35 @@ def test_two_people_on_two_devices_with_an_engine_and_a_restart(tmp_path):
                 for player in (shown.get("players", []) if isinstance(shown, dict) and "log" in shown else []):
                     assert player["hand"] is None or player["seat"] == 2, player
         assert not one.errors and not two.errors, (one.errors, two.errors)
+
+
+def test_a_record_loaded_to_play_on_can_seat_an_engine(tmp_path):
+    """A full record of a game not over (a `palais play` save, say) loaded from the page:
+    the dialog asks who plays each seat, and seat B is given to the greedy engine."""
+    import random
+
+    from play.game import PlayGame
+    game = PlayGame.new(2, 5, ["Ann", "Bob"])
+    rng = random.Random(1)
+    for _ in range(12):
+        game.draw_cards()
+        game.play(rng.choice(game.state.legal_actions()))
+    game.draw_cards()
+    record = tmp_path / "saved.txt"
+    game.save(str(record))
+    with served() as url, browser() as chromium:
+        page = chromium.new_page(viewport={"width": 1366, "height": 768})
+        driver = PageDriver(page, tmp_path)
+        page.goto(url)
+        page.wait_for_selector("#new-game-dialog[open]")
+        page.click("#new-game-cancel")
+        page.set_input_files("#load-input", str(record))
+        page.wait_for_selector("#load-dialog[open]")
+        assert page.eval_on_selector_all("#load-seats .seat-row", "rows => rows.length") == 2
+        page.select_option("#load-seats .seat-row:nth-child(2) .seat-kind", "engine:greedy")
+        driver.shot("load-seats")
+        page.click("#load-start")
+        page.wait_for_function("window.palaisPage.view() && document.body.dataset.busy !== '1'")
+        view = driver.view()
+        assert view["kinds"] == ["human", "greedy"] and view["ply"] >= len(game.actions)
+        assert not driver.errors, driver.errors

@@ -51,14 +51,11 @@ class GameStore(ABC):
 
     def summaries(self, game_ids) -> list:
         """For "My games": per id known, {"game", "names", "kinds", "over", "ply"}."""
-        out = []
-        for game_id in game_ids:
-            try:
-                session = self.get(game_id)
-            except Refused:
-                continue
-            out.append(session.summary())
-        return out
+        return [session.summary() for session in map(self.peek, game_ids) if session is not None]
+
+    def peek(self, game_id: str):
+        """The live game of `game_id` or None, not touched (a listing is no use of it)."""
+        return None
 
     @abstractmethod
     def expire_idle(self) -> list:
@@ -142,6 +139,9 @@ class MemoryStore(GameStore):
         with self._lock:
             if self._games.get(game_id, 0) is None:
                 del self._games[game_id]
+
+    def peek(self, game_id: str):
+        return self._games.get(game_id) if isinstance(game_id, str) else None
 
     def get(self, game_id: str):
         """The live game of `game_id` (Refused 404 if none), touched: a request used it."""

@@ -70,7 +70,7 @@ export const api = {
   position: (id, ply, key) => request("GET", `${game(id)}/position?ply=${ply}`, undefined, false, key),
   analyse: (id, key, lang) => request("POST", `${game(id)}/analyse`, { budget_ms: null, lang }, false, key),
   analysis: (id, key) => request("GET", `${game(id)}/analysis`, undefined, false, key),
-  load: (text) => request("POST", "/api/records", text, true),
+  load: (text, players) => request("POST", `/api/records${players ? `?players=${encodeURIComponent(players)}` : ""}`, text, true),
   remove: (id, owner) => request("DELETE", game(id), undefined, false, owner),
   rematch: (id, owner) => request("POST", `${game(id)}/rematch`, {}, false, owner),
   myGames: (ids) => request("POST", "/api/my-games", { games: ids }),

@@ -806,12 +806,45 @@ async function loadRecord(file) {
       throw new Error(tf("{file} is too large ({size} bytes; the limit is {limit}).", {
         file: file.name, size: file.size, limit: state.meta.limits.max_upload_bytes }));
     }
-    const answer = await api.load(await file.text());
+    const text = await file.text();
+    const players = isOver(text) ? null : await askLoadPlayers(text);
+    if (players === undefined) return;                  // cancelled
+    const answer = await api.load(text, players);
     const keys = {};
     for (const seat of answer.mine) keys[seat] = answer.seats[seat - 1].key;
     startGame(answer.game, answer.view, { fromRecord: true, keys, owner: answer.owner });
     const view = answer.view;
     if (!view.over && humanSeat(view, view.to_move) && keys[view.to_move]) await loadSeat(view.to_move);
+  });
+}
+
+const isOver = (text) => /^\[Scores /m.test(text);
+
+// A record that is not over can be played on: who plays each seat (a person at this screen,
+// or an engine)? Resolves to "human,greedy,..." or undefined when cancelled.
+function askLoadPlayers(text) {
+  const count = Number((/^\[Players "(\d)"\]/m.exec(text) || [])[1] || 0);
+  if (!(count >= 2 && count <= 4)) return Promise.resolve(null);   // the server says what is wrong
+  const rows = $("load-seats");
+  rows.innerHTML = "";
+  for (let i = 0; i < count; i++) {
+    const row = seatRow(i, state.meta ? state.meta.players : []);
+    row.querySelector(".seat-kind").value = "human";
+    row.querySelector(".seat-name").remove();
+    rows.appendChild(row);
+  }
+  const dialog = $("load-dialog");
+  return new Promise((resolve) => {
+    const done = (value) => { dialog.close(); resolve(value); };
+    $("load-start").onclick = (event) => {
+      event.preventDefault();
+      done([...rows.children].map((row) => {
+        const kind = row.querySelector(".seat-kind").value;
+        return kind === "human" ? "human" : kind.slice("engine:".length);
+      }).join(","));
+    };
+    $("load-cancel").onclick = () => done(undefined);
+    dialog.showModal();
   });
 }
 
