@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from functools import wraps
 
 from starlette.background import BackgroundTask
+from starlette.concurrency import run_in_threadpool
 from starlette.responses import JSONResponse
 
 from engine.errors import PalaisError
@@ -66,7 +67,8 @@ def seat_route(server: Server):
         @api
         @wraps(handler)
         async def wrapper(request):
-            session = server.store.get(request.path_params["game"])
+            # in a worker thread: bringing a stored game back starts its engines
+            session = await run_in_threadpool(server.store.get, request.path_params["game"])
             return await handler(request, access(session, request.headers.get(KEY_HEADER)))
         return wrapper
     return decorate

@@ -90,7 +90,7 @@ def routes(server: Server) -> list:
             await websocket.close(code=WS_FORBIDDEN, reason="foreign Origin")
             return
         try:
-            session = store.get(websocket.path_params["game"])
+            session = await run_in_threadpool(store.get, websocket.path_params["game"])
             seat = access(session, await hello(websocket)).seat
         except Refused as exc:
             await websocket.send_json({"type": "error", "error": str(exc)})
