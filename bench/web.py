@@ -1,12 +1,18 @@
-"""How fast `palais serve` answers: the time from a click to the redrawn board in Chromium
-(server round trip plus rendering; two people at one screen, so no engine thinks), and how
-many concurrent games against the random engine the server keeps under 50 ms per action
-(95th percentile), each game's player pausing about --think-ms before each action.
+"""How fast `palais serve` answers, with its games in SQLite (--db, as `palais serve` runs
+by default): the time from a click to the redrawn board in Chromium (server round trip plus
+rendering; two people at one screen, so no engine thinks), the p50/p95 of an action's round
+trip at --games concurrent games against the random engine (each player pausing about
+--think-ms before each action), how many concurrent games stay under 50 ms (p95), and the
+database's size per finished game.
 
-    python bench/web.py [--clicks 150] [--actions 30] [--max-games 48] [--think-ms 500]
+    python bench/web.py [--clicks 150] [--actions 30] [--games 16] [--max-games 48]
+                        [--think-ms 500] [--finished 8] [--no-browser] [--db :memory:]
 
-The server runs in its own process, as `palais serve` does. Last line:
-click_to_board_ms_p50=<x> click_to_board_ms_p95=<y> games_under_50ms=<n>
+The server runs in its own process group, as `palais serve` does, and is ended (the whole
+group) however the benchmark ends. Only the standard library and the project's own
+dependencies (websockets) are used. Last line:
+click_to_board_ms_p50=<x> click_to_board_ms_p95=<y> action_ms_p50=<a> action_ms_p95=<b>
+games_under_50ms=<n> db_bytes_per_finished_game=<s>
 """
 
 from __future__ import annotations
@@ -16,11 +22,16 @@ import asyncio
 import json
 import os
 import random
+import signal
 import socket
+import sqlite3
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -35,8 +46,8 @@ import sys, uvicorn
 from web.app import create_app
 from web.cli import uvicorn_options
 from web.config import ServerConfig
-port, max_games = int(sys.argv[1]), int(sys.argv[2])
-config = ServerConfig(port=port, max_games=max_games)
+port, max_games, db = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+config = ServerConfig(port=port, max_games=max_games, db=db)
 uvicorn.run(create_app(config), host="127.0.0.1", port=port, **uvicorn_options(config))
 """
 
@@ -64,23 +75,78 @@ def percentile(values, q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
-def start_server(max_games: int):
+def start_server(max_games: int, db: str):
+    """The server in a process group of its own (its engines too); (process, url)."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    process = subprocess.Popen([sys.executable, "-c", SERVER, str(port), str(max_games)])
+    process = subprocess.Popen([sys.executable, "-c", SERVER, str(port), str(max_games), db],
+                               start_new_session=True)
     url = f"http://127.0.0.1:{port}"
-    import httpx
     deadline = time.monotonic() + 60
     while True:
         try:
-            httpx.get(f"{url}/api/meta", timeout=2).raise_for_status()
-            return process, url
-        except httpx.HTTPError:
+            with urllib.request.urlopen(f"{url}/api/meta", timeout=2):
+                return process, url
+        except (urllib.error.URLError, ConnectionError):
             if process.poll() is not None or time.monotonic() > deadline:
-                process.kill()
+                stop_server(process)
                 raise SystemExit("the server did not start")
             time.sleep(0.1)
+
+
+def stop_server(process) -> None:
+    """End the server's whole process group: politely, then for good after 10 s."""
+    if process.poll() is not None:
+        return
+    try:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(10)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(10)
+    except ProcessLookupError:
+        pass
+
+
+class Http:
+    """A minimal HTTP/1.1 client over one keep-alive connection (asyncio streams): JSON in,
+    JSON out, enough for this benchmark without another package."""
+
+    def __init__(self, url: str):
+        self.host, self.port = url.split("//")[1].split(":")
+        self.port = int(self.port)
+        self.origin = url
+        self.reader = self.writer = None
+
+    async def request(self, method: str, path: str, body=None, key=None):
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        data = b"" if body is None else json.dumps(body).encode()
+        head = (f"{method} {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\nOrigin: {self.origin}\r\n"
+                f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n"
+                + (f"X-Palais-Key: {key}\r\n" if key else "") + "\r\n")
+        self.writer.write(head.encode() + data)
+        await self.writer.drain()
+        status = int((await self.reader.readline()).split()[1])
+        length, close = 0, False
+        while (line := await self.reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.decode().partition(":")
+            if name.lower() == "content-length":
+                length = int(value)
+            elif name.lower() == "connection" and "close" in value.lower():
+                close = True
+        payload = await self.reader.readexactly(length)
+        if close:
+            await self.close()
+        if status >= 400:
+            raise RuntimeError(f"{method} {path}: {status} {payload[:200]!r}")
+        return json.loads(payload) if payload else None
+
+    async def close(self):
+        if self.writer is not None:
+            self.writer.close()
+            self.reader = self.writer = None
 
 
 def click_to_board_ms(url: str, clicks: int, seed: int) -> list:
@@ -93,6 +159,7 @@ def click_to_board_ms(url: str, clicks: int, seed: int) -> list:
         page.goto(url)
         page.wait_for_selector("#new-game-dialog[open]")
         page.select_option("#seat-rows .seat-row:nth-child(2) .seat-kind", "human")
+        page.check('input[name="where"][value="shared"]')
         page.fill("#seed-input", str(seed))
         before = driver.renders()
         page.click("#new-game-start")
@@ -112,20 +179,24 @@ def click_to_board_ms(url: str, clicks: int, seed: int) -> list:
     return times
 
 
-async def game_action_ms(client, url: str, actions: int, seed: int, think_ms: float) -> list:
+async def game_action_ms(url: str, actions: int, seed: int, think_ms: float, keep=False) -> list:
     """One game, seat 1 played through the API against the random engine (its turns are
     awaited on the game's WebSocket), its player pausing about `think_ms` before each action
-    as a quick person would: the time of each action request."""
+    as a quick person would: the time of each action request (`actions` of them; 0: to the
+    end). The game is deleted after, unless `keep`."""
     import websockets
 
     rng = random.Random(seed)
-    answer = (await client.post(f"{url}/api/games", json={
+    client = Http(url)
+    answer = await client.request("POST", "/api/games", {
         "players": [{"kind": "human"}, {"kind": "engine", "name": "random"}],
-        "first_game": True, "seed": seed, "budget_ms": 1000, "options": {}, "names": None})).json()
-    game, view = answer["game"], answer["view"]
+        "first_game": True, "seed": seed, "budget_ms": 1000, "options": {}, "names": None})
+    game, view, key, owner = answer["game"], answer["view"], answer["seats"][0]["key"], answer["owner"]
     times = []
-    async with websockets.connect(f"ws{url[4:]}/ws/games/{game}?seat=1", max_size=None) as socket:
-        while len(times) < actions and not view["over"]:
+    async with websockets.connect(f"ws{url[4:]}/ws/games/{game}", max_size=None,
+                                  origin=url) as socket:
+        await socket.send(json.dumps({"key": key}))
+        while (not actions or len(times) < actions) and not view["over"]:
             while not view["legal"] and not view["over"]:       # the engine's turn
                 message = json.loads(await socket.recv())
                 if message["type"] == "view" and message["view"]["ply"] >= view["ply"]:
@@ -135,50 +206,77 @@ async def game_action_ms(client, url: str, actions: int, seed: int, think_ms: fl
             token = rng.choice(view["legal"])["token"]
             await asyncio.sleep(rng.uniform(0.5, 1.5) * think_ms / 1000)
             start = time.perf_counter()
-            response = await client.post(f"{url}/api/games/{game}/action", json={"seat": 1, "action": token})
+            view = await client.request("POST", f"/api/games/{game}/action", {"action": token}, key)
             times.append((time.perf_counter() - start) * 1000)
-            view = response.json()
-    await client.delete(f"{url}/api/games/{game}")
+    if not keep:
+        await client.request("DELETE", f"/api/games/{game}", key=owner)
+    await client.close()
     return times
 
 
-async def concurrent_p95(url: str, games: int, actions: int, think_ms: float) -> float:
-    import httpx
-    limits = httpx.Limits(max_connections=games + 4)
-    async with httpx.AsyncClient(limits=limits, timeout=60) as client:
-        results = await asyncio.gather(*(game_action_ms(client, url, actions, seed, think_ms) for seed in range(games)))
-    return percentile([ms for times in results for ms in times], 0.95)
+async def concurrent(url: str, games: int, actions: int, think_ms: float) -> list:
+    results = await asyncio.gather(*(game_action_ms(url, actions, seed, think_ms) for seed in range(games)))
+    return [ms for times in results for ms in times]
+
+
+async def finished_games(url: str, count: int) -> None:
+    await asyncio.gather(*(game_action_ms(url, 0, 1000 + seed, 0, keep=True) for seed in range(count)))
+
+
+def db_bytes(path: str) -> int:
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+    return os.path.getsize(path)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clicks", type=int, default=150, help="clicks timed in Chromium")
     parser.add_argument("--actions", type=int, default=30, help="actions per concurrent game")
+    parser.add_argument("--games", type=int, default=16, help="concurrent games for the p50/p95 line")
     parser.add_argument("--max-games", type=int, default=48, help="the most concurrent games tried")
+    parser.add_argument("--finished", type=int, default=8, help="games played to the end to size the database")
+    parser.add_argument("--no-browser", action="store_true", help="skip the clicks in Chromium")
+    parser.add_argument("--db", default=None, help="the server's --db (default: a fresh temporary file)")
     parser.add_argument("--think-ms", type=float, default=500,
                         help="a player's mean pause before each action in the concurrent games")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    reason = chromium_missing_reason()
+    reason = None if args.no_browser else chromium_missing_reason()
     if reason:
-        raise SystemExit(reason)
-    process, url = start_server(args.max_games + 2)
+        raise SystemExit(reason + " (or --no-browser)")
+    folder = tempfile.mkdtemp(prefix="palais-bench-")
+    db = args.db or os.path.join(folder, "games.sqlite3")
+    p50 = p95 = float("nan")
+    process, url = start_server(max(args.max_games, args.games, args.finished) + 2, db)
     try:
-        times = click_to_board_ms(url, args.clicks, args.seed)
-        p50, p95 = percentile(times, 0.5), percentile(times, 0.95)
-        print(f"click to redrawn board over {len(times)} clicks: p50 {p50:.1f} ms, p95 {p95:.1f} ms, "
-              f"mean {statistics.mean(times):.1f} ms", flush=True)
+        if not args.no_browser:
+            times = click_to_board_ms(url, args.clicks, args.seed)
+            p50, p95 = percentile(times, 0.5), percentile(times, 0.95)
+            print(f"click to redrawn board over {len(times)} clicks: p50 {p50:.1f} ms, p95 {p95:.1f} ms, "
+                  f"mean {statistics.mean(times):.1f} ms", flush=True)
+        times = asyncio.run(concurrent(url, args.games, args.actions, args.think_ms))
+        a50, a95 = percentile(times, 0.5), percentile(times, 0.95)
+        print(f"{args.games} concurrent games, database {'on' if db != ':memory:' else 'off'}: "
+              f"action round trip p50 {a50:.1f} ms, p95 {a95:.1f} ms over {len(times)} actions", flush=True)
         under = 0
         for games in [n for n in (1, 2, 4, 8, 12, 16, 20, 24, 32, 40, 48, 64) if n <= args.max_games]:
-            p95_games = asyncio.run(concurrent_p95(url, games, args.actions, args.think_ms))
+            p95_games = percentile(asyncio.run(concurrent(url, games, args.actions, args.think_ms)), 0.95)
             print(f"{games} concurrent games against random: action p95 {p95_games:.1f} ms", flush=True)
             if p95_games >= LIMIT_MS:
                 break
             under = games
+        per_game = float("nan")
+        if db != ":memory:" and args.finished:
+            empty = db_bytes(db)
+            asyncio.run(finished_games(url, args.finished))
+            per_game = (db_bytes(db) - empty) / args.finished
+            print(f"database: {per_game:.0f} bytes per finished game ({args.finished} games)", flush=True)
     finally:
-        process.terminate()
-        process.wait(30)
-    print(f"click_to_board_ms_p50={p50:.1f} click_to_board_ms_p95={p95:.1f} games_under_50ms={under}")
+        stop_server(process)
+    print(f"click_to_board_ms_p50={p50:.1f} click_to_board_ms_p95={p95:.1f} action_ms_p50={a50:.1f} "
+          f"action_ms_p95={a95:.1f} games_under_50ms={under} db_bytes_per_finished_game={per_game:.0f}")
 
 
 if __name__ == "__main__":

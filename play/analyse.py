@@ -11,7 +11,7 @@ A loss of at least `mistake` (default 0.10) is a mistake, of at least `blunder` 
 
 The chart is one observer's: every seat's win probability after each turn, searched from the
 full state (every hand open: perfect-information search) when the record holds every hand,
-else from the record's seat's view. Turns are spread over processes (engine/backends.py's
+else from the record's seat's view. Turns are spread over processes (jobs/backends.py's
 local backend); a turn's result depends only on the turn, never on how many processes ran.
 """
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from common.atomic_write import write_text_atomic
 from common.files import read_text_file
+from engine.constants import A_DRAW_UNKNOWN
 from engine.chance import ChanceStream, draws_made, new_secret, secret_from_hex
 from engine.errors import PalaisError
 from engine.notation import action_to_token
@@ -128,6 +129,10 @@ class PlayGame:
         self.actions.append(action)
         self.drawers.append(drawer)
 
+    def let_stand(self) -> None:
+        """The turn in progress stands as it is: nothing of it can be taken back."""
+        self._undo.clear()
+
     def can_take_back(self) -> bool:
         return bool(self._undo)
 
@@ -174,6 +179,19 @@ class PlayGame:
 
     def record_text(self, headers=None) -> str:
         return write_record(self.record(headers), components=self.components)
+
+    def seat_record_text(self, seat: int, headers=None) -> str:
+        """The game so far as `seat` (0-based) saw it: a seat's-view record (header View),
+        other seats' draws as `?`, no draw secret (what `palais analyse` reads for one
+        observer, and all a seat may download while the game goes on)."""
+        actions = [a if drawer in (None, seat) else A_DRAW_UNKNOWN
+                   for a, drawer in zip(self.actions, self.drawers)]
+        rec = record_from_actions(self.n_players, actions, seed=self.seed,
+                                  components=self.components, options=self.options,
+                                  first_game=self.first_game, deal=self.deal(),
+                                  layout=self.layout(), names=self.names, headers=headers,
+                                  observer=seat)
+        return write_record(rec, components=self.components)
 
     def save(self, path: str, headers=None) -> None:
         """Write the record to `path` in one step (a temporary file renamed over it), so a

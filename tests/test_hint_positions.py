@@ -290,8 +290,9 @@ def test_the_web_hint_where_the_seat_moves_again_answers_200(repeated_turn_game)
         loaded = client.post("/api/records", content=repeated_turn_game.record_text().encode(),
                              headers={"origin": base})
         assert loaded.status_code == 200, loaded.text
-        r = client.post(f"/api/games/{loaded.json()['game']}/hint", json={"seat": seat + 1, "top": 3},
-                        headers={"origin": base})
+        key = next(s["key"] for s in loaded.json()["seats"] if s["seat"] == seat + 1)
+        r = client.post(f"/api/games/{loaded.json()['game']}/hint", json={"top": 3},
+                        headers={"origin": base, "x-palais-key": key})
     assert r.status_code == 200, r.text
     hints = r.json()["hints"]
     assert hints and all(h["explanation"] for h in hints)

@@ -36,8 +36,10 @@ def docs_shot(driver: PageDriver, name: str) -> None:
     image.quantize(colors=128, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(path, optimize=True)
 
 
-def new_game(driver: PageDriver, seats, *, seed: int, budget_ms=None, first_game=True) -> dict:
-    """Fills the new-game dialog: `seats` holds "human" or an engine name per seat."""
+def new_game(driver: PageDriver, seats, *, seed: int, budget_ms=None, first_game=True,
+             shared=False) -> dict:
+    """Fills the new-game dialog: `seats` holds "human" or an engine name per seat;
+    `shared`: every person at this screen (else a link each, and the invitations open)."""
     page = driver.page
     page.wait_for_selector("#new-game-dialog[open]")
     page.select_option("#seat-count", str(len(seats)))
@@ -48,6 +50,7 @@ def new_game(driver: PageDriver, seats, *, seed: int, budget_ms=None, first_game
     page.fill("#seed-input", str(seed))
     if budget_ms is not None:
         page.fill("#budget-input", str(budget_ms))
+    page.check(f'input[name="where"][value="{"shared" if shared else "devices"}"]')
     before = driver.renders()
     page.click("#new-game-start")
     driver.wait_redrawn(before)
@@ -176,7 +179,7 @@ def test_pass_the_device_between_two_people(tmp_path):
         page = chromium.new_page(viewport={"width": 1366, "height": 768})
         driver = PageDriver(page, shots)
         page.goto(url)
-        new_game(driver, ["human", "human"], seed=2)
+        new_game(driver, ["human", "human"], seed=2, shared=True)
         # The keyboard alone: a target takes the focus and Enter chooses it; the redrawn
         # board keeps the focus there, so Enter again places a second servant.
         assert driver.wait_for_decision_or_end() == "decide"
@@ -240,4 +243,187 @@ def test_four_players_two_process_engines_two_in_process_watched(tmp_path):
         assert all(player["hand"] is None for player in final["players"])
         assert page.eval_on_selector_all("#board .card", "nodes => nodes.length") == 0
         assert page.evaluate("window.palaisPage.infoSeen()") > 0
+        assert not driver.errors, driver.errors
+
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+
+
+def side_by_side(left: Path, right: Path, out: Path) -> None:
+    """Two screenshots as one PNG (the two seats' pages), when Pillow is installed."""
+    try:
+        from PIL import Image
+    except ImportError:
+        return
+    a, b = Image.open(left).convert("RGB"), Image.open(right).convert("RGB")
+    both = Image.new("RGB", (a.width + b.width + 16, max(a.height, b.height)), "white")
+    both.paste(a, (0, 0))
+    both.paste(b, (a.width + 16, 0))
+    both = both.resize((both.width // 2, both.height // 2))
+    both.quantize(colors=128, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(out, optimize=True)
+
+
+class Traffic:
+    """Every HTTP answer body and WebSocket frame one browser context receives."""
+
+    def __init__(self, context):
+        self.texts = []
+        context.on("response", self._response)
+        context.on("page", lambda page: page.on("websocket", self._socket))
+
+    def _response(self, response):
+        try:
+            self.texts.append(response.text())
+        except Exception:            # a redirect or a body already gone
+            pass
+
+    def _socket(self, ws):
+        ws.on("framereceived", lambda payload: self.texts.append(payload if isinstance(payload, str) else payload.decode(errors="replace")))
+
+
+def choose_or_fail(driver: PageDriver, token: str) -> None:
+    """Click `token`'s target and wait for the page's redraw, or for the error it shows
+    (a view made stale by the restart is refused, and the page redraws on the next view)."""
+    page = driver.page
+    steps = [f'#board [data-from="{token.split("-")[0]}"]'] if "-" in token else []
+    steps.append(f'#board [data-token="{token}"].target, #actions [data-token="{token}"]')
+    for selector in steps:
+        before = driver.renders()
+        if not page.query_selector(selector):
+            return
+        page.click(selector)
+        page.wait_for_function("n => (Number(document.body.dataset.renders || 0) > n "
+                               "|| !document.getElementById('error').hidden) "
+                               "&& document.body.dataset.busy !== '1'", arg=before)
+        if page.is_visible("#error"):
+            return
+
+
+def play_turns(pairs, done, limit: int = 6000) -> None:
+    """Each page plays its own seat's decisions (its policy's pick) until `done()`."""
+    for _ in range(limit):
+        if done():
+            return
+        moved = False
+        for driver, policy in pairs:
+            if driver.page.evaluate("document.body.dataset.busy") == "1":
+                continue
+            view = driver.view()
+            if view and view["legal"] and not view["over"]:
+                choose_or_fail(driver, policy.pick(view)["token"])
+                moved = True
+        if not moved:
+            pairs[0][0].page.wait_for_timeout(30)
+    raise AssertionError("the game did not get there")
+
+
+def test_two_people_on_two_devices_with_an_engine_and_a_restart(tmp_path):
+    """Two browser contexts as two devices. The first person makes a game for two people
+    and the greedy engine; the second joins with their link. Nothing the second receives
+    before the end holds the first seat's cards or the draw secret; a spectator sees no
+    hand; the server restarts mid-game (same --db) and both pages go on to the end."""
+    from web.config import ServerConfig
+
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    db = tmp_path / "games.sqlite3"
+    import socket as sockets
+    with sockets.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with browser() as chromium:
+        first_context = chromium.new_context(viewport={"width": 1366, "height": 768})
+        second_context = chromium.new_context(viewport={"width": 1366, "height": 768})
+        watcher_context = chromium.new_context(viewport={"width": 1366, "height": 768})
+        traffic = Traffic(second_context)
+        first, second = first_context.new_page(), second_context.new_page()
+        one, two = PageDriver(first, shots), PageDriver(second, shots)
+        with served(ServerConfig(db=str(db)), port=port) as url:
+            first.goto(url)
+            view = new_game(one, ["human", "human", "greedy"], seed=4)
+            assert view["seat"] == 1
+            first.wait_for_selector("#invite-dialog[open]")
+            links = first.eval_on_selector_all(".invite-link", "nodes => nodes.map(n => n.value)")
+            assert len(links) == 2 and "&key=" in links[0] and "&key=" not in links[1]
+            one.shot("invite")
+            if DOCS_SHOTS:
+                docs_shot(one, "web-invite.png")
+            first.click("#invite-done")
+            second.goto(links[0])
+            second.wait_for_function("window.palaisPage.view() && window.palaisPage.view().seat === 2")
+            spectator = watcher_context.new_page()
+            spectator.goto(links[1])
+            spectator.wait_for_function("window.palaisPage.view() && window.palaisPage.view().seat === 0")
+            p1, p2 = Policy(1), Policy(2)
+            pairs = ((one, p1), (two, p2))
+            play_turns(pairs, lambda: one.view()["ply"] >= 60 or one.view()["over"])
+            first.wait_for_function("document.body.dataset.busy !== '1'")
+            assert first.evaluate("document.title").startswith("●") == bool(one.view()["legal"])
+            one.shot("seat-1")
+            two.shot("seat-2")
+            if DOCS_SHOTS:
+                first.screenshot(path=str(tmp_path / "left.png"))
+                second.screenshot(path=str(tmp_path / "right.png"))
+                side_by_side(tmp_path / "left.png", tmp_path / "right.png", Path(DOCS_SHOTS) / "web-two-seats.png")
+            ply_before = one.view()["ply"]
+        # the server is down; it comes back on the same port over the same file
+        with served(ServerConfig(db=str(db)), port=port):
+            for page in (first, second):
+                page.wait_for_function("p => window.palaisPage.view().ply >= p && document.body.dataset.busy !== '1'",
+                                       arg=ply_before)
+            play_turns(pairs, lambda: one.view()["over"] and two.view()["over"])
+            assert one.view()["over"] and two.view()["over"]
+            final = two.view()
+            spectator.wait_for_function("window.palaisPage.view().over")
+            assert all(p["hand"] is None for p in spectator.evaluate("window.palaisPage.view()")["players"])
+            assert spectator.eval_on_selector_all("#board .card", "nodes => nodes.length") == 0
+        secret = final["fairness"]["secret"]
+        assert secret and len(secret) == 64
+        before_end = []
+        for text in traffic.texts:
+            if '"over": true' in text or '"over":true' in text or "DrawSecret" in text:
+                break
+            before_end.append(text)
+        assert len(before_end) > 20
+        key_1 = first.evaluate("window.palaisPage.keys()")["1"]
+        for text in before_end:
+            assert secret not in text and key_1 not in text
+            if text.startswith("{"):
+                import json
+                data = json.loads(text)
+                shown = data.get("view", data)
+                for player in (shown.get("players", []) if isinstance(shown, dict) and "log" in shown else []):
+                    assert player["hand"] is None or player["seat"] == 2, player
+        assert not one.errors and not two.errors, (one.errors, two.errors)
+
+
+def test_a_record_loaded_to_play_on_can_seat_an_engine(tmp_path):
+    """A full record of a game not over (a `palais play` save, say) loaded from the page:
+    the dialog asks who plays each seat, and seat B is given to the greedy engine."""
+    import random
+
+    from play.game import PlayGame
+    game = PlayGame.new(2, 5, ["Ann", "Bob"])
+    rng = random.Random(1)
+    for _ in range(12):
+        game.draw_cards()
+        game.play(rng.choice(game.state.legal_actions()))
+    game.draw_cards()
+    record = tmp_path / "saved.txt"
+    game.save(str(record))
+    with served() as url, browser() as chromium:
+        page = chromium.new_page(viewport={"width": 1366, "height": 768})
+        driver = PageDriver(page, tmp_path)
+        page.goto(url)
+        page.wait_for_selector("#new-game-dialog[open]")
+        page.click("#new-game-cancel")
+        page.set_input_files("#load-input", str(record))
+        page.wait_for_selector("#load-dialog[open]")
+        assert page.eval_on_selector_all("#load-seats .seat-row", "rows => rows.length") == 2
+        page.select_option("#load-seats .seat-row:nth-child(2) .seat-kind", "engine:greedy")
+        driver.shot("load-seats")
+        page.click("#load-start")
+        page.wait_for_function("window.palaisPage.view() && document.body.dataset.busy !== '1'")
+        view = driver.view()
+        assert view["kinds"] == ["human", "greedy"] and view["ply"] >= len(game.actions)
         assert not driver.errors, driver.errors

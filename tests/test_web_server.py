@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+from contextlib import contextmanager
 import shutil
 import sys
 from pathlib import Path
@@ -50,16 +51,46 @@ def client():
         yield c
 
 
+KEYS = {}                    # game id -> {seat number (1-based): that seat's key}
+OWNERS = {}                  # game id -> its owner key
+
+
+def remember(data: dict) -> dict:
+    """Keep the seat keys of a new game's answer (for as_seat and watch); the answer."""
+    KEYS[data["game"]] = {s["seat"]: s["key"] for s in data["seats"] if s["key"]}
+    OWNERS[data["game"]] = data["owner"]
+    return data
+
+
+def as_owner(game: str) -> dict:
+    return {"x-palais-key": OWNERS[game]}
+
+
+def as_seat(game: str, seat: int) -> dict:
+    """The headers of a request made as `seat` (1-based; 0: a spectator, no key)."""
+    key = KEYS.get(game, {}).get(seat) if seat else None
+    return {"x-palais-key": key} if key else {}
+
+
+@contextmanager
+def watch(client, game: str, seat: int = 0, key=None, **kwargs):
+    """The game's WebSocket, watched as `seat` (1-based, with its key; 0: no key) or with
+    `key` as given."""
+    with client.websocket_connect(f"{WS}/ws/games/{game}", **kwargs) as ws:
+        ws.send_json({"key": key if key is not None else KEYS.get(game, {}).get(seat)})
+        yield ws
+
+
 def new_game(client, players=HUMANS_2, **body):
     body.setdefault("seed", 7)
     body.setdefault("budget_ms", 50)
     r = client.post("/api/games", json={"players": players, **body})
     assert r.status_code == 200, r.text
-    return r.json()
+    return remember(r.json())
 
 
 def act(client, game, seat, token):
-    return client.post(f"/api/games/{game}/action", json={"seat": seat, "action": token})
+    return client.post(f"/api/games/{game}/action", json={"action": token}, headers=as_seat(game, seat))
 
 
 def my_turn_again(client, ws, game, seat, token):
@@ -128,12 +159,15 @@ def test_a_bad_new_game_is_refused_naming_the_field(client, body, field):
 
 def test_the_spectator_sees_no_hand_and_an_engine_seats_view_stays_hidden(client):
     game = new_game(client, [{"kind": "human"}, {"kind": "engine", "name": "random"}])["game"]
-    spectator = client.get(f"/api/games/{game}/view?seat=0").json()
+    spectator = client.get(f"/api/games/{game}/view", headers=as_seat(game, 0)).json()
     assert all(p["hand"] is None for p in spectator["players"]) and spectator["legal"] == []
-    r = client.get(f"/api/games/{game}/view?seat=2")
-    assert r.status_code == 403 and "engine" in r.json()["error"]
-    assert client.get(f"/api/games/{game}/view?seat=5").status_code == 400
-    assert client.get("/api/games/nope/view?seat=1").status_code == 404
+    assert KEYS[game].keys() == {1}, "an engine's seat has no key: no one can read its view"
+    for key in ("nonsense", "x" * 5000, KEYS[game][1] + "x", ""):
+        r = client.get(f"/api/games/{game}/view", headers={"x-palais-key": key})
+        assert r.status_code == 200 and r.json()["seat"] == 0
+        assert all(p["hand"] is None for p in r.json()["players"])
+    assert client.get("/api/games/nope/view").status_code == 404
+    assert client.get("/api/games/nope/view").json()["error"].startswith("no such game")
 
 
 # ---- actions ------------------------------------------------------------------------------
@@ -154,21 +188,21 @@ def test_a_legal_action_is_played_and_an_illegal_one_refused_with_the_legal_list
 
 
 def test_passing_is_shown_when_the_decision_goes_to_another_person(client):
-    start = new_game(client)
+    start = new_game(client, shared=True)
     game, view = start["game"], start["view"]
     assert not view["passing"]
     while view["to_move"] == 1:
         view = act(client, game, 1, view["legal"][0]["token"]).json()
         assert view["passing"] == (view["to_move"] == 2)
     assert view["passing"]
-    view = act(client, game, 2, client.get(f"/api/games/{game}/view?seat=2").json()["legal"][0]["token"]).json()
+    view = act(client, game, 2, client.get(f"/api/games/{game}/view", headers=as_seat(game, 2)).json()["legal"][0]["token"]).json()
     assert view["passing"] == (view["to_move"] == 1)
 
 
 def test_no_passing_screen_against_an_engine(client):
     start = new_game(client, [{"kind": "human"}, {"kind": "engine", "name": "random"}])
     game, view = start["game"], start["view"]
-    with client.websocket_connect(f"{WS}/ws/games/{game}?seat=1") as ws:
+    with watch(client, game, 1) as ws:
         for _ in range(8):
             view = my_turn_again(client, ws, game, 1, view["legal"][0]["token"])
             assert not view["passing"]
@@ -184,15 +218,15 @@ def test_undo_takes_back_a_decision_of_the_turn_and_no_more(client):
     start = new_game(client)
     game, view = start["game"], start["view"]
     seat = 1
-    assert client.post(f"/api/games/{game}/undo", json={"seat": 1}).status_code == 400
+    assert client.post(f"/api/games/{game}/undo", json={}, headers=as_seat(game, 1)).status_code == 400
     while True:                  # the first decision that leaves the same seat to move
         before = view
         view = act(client, game, seat, view["legal"][-1]["token"]).json()
         if view["to_move"] == seat and view["can_undo"]:
             break
         seat = view["to_move"]
-        view = client.get(f"/api/games/{game}/view?seat={seat}").json()
-    r = client.post(f"/api/games/{game}/undo", json={"seat": seat})
+        view = client.get(f"/api/games/{game}/view", headers=as_seat(game, seat)).json()
+    r = client.post(f"/api/games/{game}/undo", json={}, headers=as_seat(game, seat))
     assert r.status_code == 200
     undone = r.json()
     assert undone["ply"] == before["ply"] and undone["legal"] == before["legal"]
@@ -228,21 +262,21 @@ def test_worlds_that_differ_only_in_hidden_cards_give_a_seat_byte_identical_json
                         secret=played.secret)
 
     game = world_of(played.state)
-    mine = json.dumps(_session(game).view(seat))
-    spectator = json.dumps(_session(game).view(0))
+    mine = json.dumps(_session(game).view(seat - 1))
+    spectator = json.dumps(_session(game).view(None))
     assert json.loads(mine)["legal"], "the seat looking should be the one to move"
     differed = 0
     for k in range(8):
         world = game.state.view(seat - 1).determinize(seat - 1, Rng(k))
         twin = world_of(world)
         differed += world.snapshot().hand[other - 1] != game.state.snapshot().hand[other - 1]
-        assert json.dumps(_session(twin).view(seat)) == mine
-        assert json.dumps(_session(twin).view(0)) == spectator
+        assert json.dumps(_session(twin).view(seat - 1)) == mine
+        assert json.dumps(_session(twin).view(None)) == spectator
     assert differed, "the worlds never differed: the test would prove nothing"
     # ...while the other seat, who can see its own hand, is shown the difference
-    view = _session(game).view(other)
+    view = _session(game).view(other - 1)
     assert view["players"][other - 1]["hand"] is not None
-    assert json.dumps(view) != json.dumps(_session(game).view(seat))
+    assert json.dumps(view) != json.dumps(_session(game).view(seat - 1))
 
 
 def test_the_log_shows_other_seats_draws_as_question_marks():
@@ -251,7 +285,7 @@ def test_the_log_shows_other_seats_draws_as_question_marks():
     drawn = [(q, a) for a, q in zip(game.actions, game.drawers) if q is not None]
     assert drawn
     for seat in (1, 2):
-        tokens = " ".join(turn["tokens"] for turn in session.view(seat)["log"]).split()
+        tokens = " ".join(turn["tokens"] for turn in session.view(seat - 1)["log"]).split()
         assert len(tokens) == len(game.actions)
         for token, q in zip(tokens, game.drawers):
             if q is not None:
@@ -267,20 +301,27 @@ def first_legal_actions(client, n: int):
     game, view = start["game"], start["view"]
     for _ in range(n):
         view = act(client, game, view["to_move"], view["legal"][0]["token"]).json()
-        view = client.get(f"/api/games/{game}/view?seat={view['to_move']}").json()
+        view = client.get(f"/api/games/{game}/view", headers=as_seat(game, view['to_move'])).json()
     return start, view
 
 
-def test_a_record_downloaded_and_uploaded_again_is_the_same_game(client):
+def test_a_live_record_is_the_seats_own_view_and_a_finished_one_round_trips(client):
     start, view = first_legal_actions(client, 12)
     game = start["game"]
-    r = client.get(f"/api/games/{game}/record")
+    r = client.get(f"/api/games/{game}/record", headers=as_seat(game, 1))
     assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
-    text = r.text
+    assert '[View "1"]' in r.text and "DrawSecret" not in r.text
+    assert f'[Commitment "{start["commitment"]}"]' in r.text
+    assert client.get(f"/api/games/{game}/record").status_code == 403      # a spectator: none yet
+    # a finished game's record is the full one, and uploaded again it is the same game
+    first = remember(client.post("/api/records", content=EXAMPLE.read_bytes(), headers=ORIGIN).json())
+    text = client.get(f"/api/games/{first['game']}/record").text
+    assert "DrawSecret" in text and "View" not in text
     r = client.post("/api/records", content=text.encode(), headers=ORIGIN)
     assert r.status_code == 200, r.text
-    loaded = r.json()
-    assert loaded["view"]["seat"] == 0 and loaded["view"]["ply"] == view["ply"]
+    loaded = remember(r.json())
+    assert loaded["view"]["seat"] == 1 and loaded["view"]["over"]
+    assert loaded["mine"] == [1, 2, 3] and loaded["shared"]
     assert client.get(f"/api/games/{loaded['game']}/record").text == text
 
 
@@ -289,11 +330,11 @@ def test_review_shows_the_position_after_n_actions_from_one_seat(client):
     game = start["game"]
     tokens = " ".join(t["tokens"] for t in view["log"]).split()
     for ply in (0, 3, len(tokens)):
-        position = client.get(f"/api/games/{game}/position?ply={ply}&seat=1").json()
+        position = client.get(f"/api/games/{game}/position?ply={ply}", headers=as_seat(game, 1)).json()
         assert position["ply"] == ply and position["legal"] == []
         assert " ".join(t["tokens"] for t in position["log"]).split() == tokens[:ply]
-    assert client.get(f"/api/games/{game}/position?ply=0&seat=1").json()["rooms"] == start["view"]["rooms"]
-    r = client.get(f"/api/games/{game}/position?ply={len(tokens) + 1}&seat=1")
+    assert client.get(f"/api/games/{game}/position?ply=0", headers=as_seat(game, 1)).json()["rooms"] == start["view"]["rooms"]
+    r = client.get(f"/api/games/{game}/position?ply={len(tokens) + 1}", headers=as_seat(game, 1))
     assert r.status_code == 400 and r.json()["error"].startswith("ply: ")
 
 
@@ -319,49 +360,46 @@ BAD_NUMBERS = ["\u00b2", "\u00b3", "\u0663", "\uff11", "\u0661\u0662", "+1", "-1
 @pytest.mark.parametrize("text", BAD_NUMBERS)
 def test_a_bad_number_in_a_query_string_is_a_400_naming_the_field(client, text):
     game = new_game(client)["game"]
-    for path, params, field in ((f"/api/games/{game}/view", {"seat": text}, "seat"),
-                                (f"/api/games/{game}/position", {"seat": text, "ply": "0"}, "seat"),
-                                (f"/api/games/{game}/position", {"seat": "0", "ply": text}, "ply")):
-        r = client.get(path, params=params)
-        assert r.status_code == 400, (path, params, r.status_code)
+    for seat in (0, 1):
+        r = client.get(f"/api/games/{game}/position", params={"ply": text}, headers=as_seat(game, seat))
+        assert r.status_code == 400, (seat, r.status_code)
         error = r.json()["error"]
-        assert error.startswith(f"{field}: expected a whole number") and "\n" not in error
+        assert error.startswith("ply: expected a whole number") and "\n" not in error
         assert len(error) < 200
 
 
 def test_a_query_number_given_twice_or_with_leading_zeros():
     with client_for() as c:
         game = new_game(c)["game"]
-        r = c.get(f"/api/games/{game}/view?seat=1&seat=2")
+        r = c.get(f"/api/games/{game}/position?ply=0&ply=1", headers=as_seat(game, 1))
         assert r.status_code == 400 and "given 2 times" in r.json()["error"]
-        assert c.get(f"/api/games/{game}/view?seat=001").json()["seat"] == 1
+        assert c.get(f"/api/games/{game}/position?ply=000", headers=as_seat(game, 1)).json()["ply"] == 0
 
 
-@pytest.mark.parametrize("text", ["\u00b2", "\u0663", "x", "1_0"])
-def test_a_socket_with_a_bad_number_is_closed_with_a_reason(client, text):
-    from urllib.parse import quote
+@pytest.mark.parametrize("hello", ["not json", "[1, 2]", "7"])
+def test_a_socket_with_a_bad_first_message_is_closed_with_a_reason(client, hello):
     game = new_game(client)["game"]
     with pytest.raises(WebSocketDisconnect) as closed:
-        with client.websocket_connect(f"{WS}/ws/games/{game}?seat={quote(text)}") as ws:
+        with client.websocket_connect(f"{WS}/ws/games/{game}") as ws:
+            ws.send_text(hello)
             message = ws.receive_json()
-            assert message["type"] == "error" and message["error"].startswith("seat: ")
+            assert message["type"] == "error" and "first message" in message["error"]
             ws.receive_json()
     assert closed.value.code == 1008
-    assert closed.value.reason.startswith("seat: expected a whole number")
+    assert closed.value.reason.startswith("expected a first message")
 
 
 @pytest.mark.parametrize("body, field", [
-    (b'{"seat": 1' + b"0" * 3000 + b', "action": "MINT"}', "seat"),
-    (b'{"seat": -1' + b"0" * 40 + b', "action": "MINT"}', "seat"),
-    (b'{"seat": 1.0, "action": "MINT"}', "seat"),
-    (b'{"seat": true, "action": "MINT"}', "seat"),
-    (b'{"seat": NaN, "action": "MINT"}', "the body is not JSON"),
-    (b'{"seat": Infinity, "action": "MINT"}', "the body is not JSON"),
+    (b'{"seed": 1' + b"0" * 3000 + b'}', "seed"),
+    (b'{"seed": -1' + b"0" * 40 + b'}', "seed"),
+    (b'{"seed": 1.0}', "seed"),
+    (b'{"seed": true}', "seed"),
+    (b'{"seed": NaN}', "the body is not JSON"),
+    (b'{"seed": Infinity}', "the body is not JSON"),
 ])
 def test_a_bad_number_in_a_json_body_is_a_400_naming_the_field(client, body, field):
-    game = new_game(client)["game"]
-    r = client.post(f"/api/games/{game}/action", content=body,
-                    headers={"content-type": "application/json"})
+    body = body.replace(b'{"seed"', b'{"players": [{"kind": "human"}, {"kind": "human"}], "seed"', 1)
+    r = client.post("/api/games", content=body, headers={"content-type": "application/json"})
     assert r.status_code == 400 and r.json()["error"].startswith(field), r.text
     assert len(r.json()["error"]) < 200
 
@@ -390,7 +428,7 @@ def test_max_games_refuses_one_more_until_one_is_deleted():
         new_game(c)
         r = c.post("/api/games", json={"players": HUMANS_2})
         assert r.status_code == 429 and "--max-games" in r.json()["error"]
-        assert c.delete(f"/api/games/{first}").status_code == 200
+        assert c.delete(f"/api/games/{first}", headers=as_owner(first)).status_code == 200
         new_game(c)
 
 
@@ -399,12 +437,12 @@ def test_when_full_a_finished_unwatched_game_makes_room():
     with client_for(max_games=2) as c:
         finished = c.post("/api/records", content=record).json()["game"]
         live = new_game(c)["game"]
-        with c.websocket_connect(f"{WS}/ws/games/{finished}?seat=0") as ws:
+        with watch(c, finished, 0) as ws:
             ws.receive_json()                   # watched: it stays
             assert c.post("/api/games", json={"players": HUMANS_2}).status_code == 429
         new_game(c)
-        assert c.get(f"/api/games/{finished}/view?seat=0").status_code == 404
-        assert c.get(f"/api/games/{live}/view?seat=1").status_code == 200
+        assert c.get(f"/api/games/{finished}/view", headers=as_seat(finished, 0)).status_code == 404
+        assert c.get(f"/api/games/{live}/view", headers=as_seat(live, 1)).status_code == 200
 
 
 class Clock:
@@ -421,11 +459,11 @@ def test_a_game_left_unused_is_ended_after_idle_minutes_and_frees_its_place():
     clock = Clock()
     with client_for(max_games=1, idle_minutes=30, clock=clock) as c:
         old = new_game(c, [{"kind": "human"}, {"kind": "engine", "name": "random"}])["game"]
-        with c.websocket_connect(f"{WS}/ws/games/{old}?seat=1") as ws:
+        with watch(c, old, 1) as ws:
             assert ws.receive_json()["type"] == "view"
             clock.now += 29 * 60
             assert c.post("/api/games", json={"players": HUMANS_2}).status_code == 429
-            assert c.get(f"/api/games/{old}/view?seat=1").status_code == 200   # used: 30 more minutes
+            assert c.get(f"/api/games/{old}/view", headers=as_seat(old, 1)).status_code == 200   # used: 30 more minutes
             clock.now += 29 * 60
             assert c.post("/api/games", json={"players": HUMANS_2}).status_code == 429
             clock.now += 2 * 60                  # 31 minutes since it was last used
@@ -439,8 +477,8 @@ def test_a_game_left_unused_is_ended_after_idle_minutes_and_frees_its_place():
         assert messages[-1]["type"] == "error"
         assert "ended after 30 minutes without activity" in messages[-1]["error"]
         assert session.closed and session.seats[1] is not None
-        assert c.get(f"/api/games/{old}/view?seat=1").status_code == 404
-        assert c.get(f"/api/games/{fresh}/view?seat=1").status_code == 200
+        assert c.get(f"/api/games/{old}/view", headers=as_seat(old, 1)).status_code == 404
+        assert c.get(f"/api/games/{fresh}/view", headers=as_seat(fresh, 1)).status_code == 200
 
 
 def test_the_server_sweeps_out_unused_games_on_its_own():
@@ -449,48 +487,52 @@ def test_the_server_sweeps_out_unused_games_on_its_own():
     with client_for(idle_minutes=5, clock=clock, sweep_interval_s=0.02) as c:
         games = [new_game(c)["game"] for _ in range(3)]
         clock.now += 4 * 60
-        assert c.get(f"/api/games/{games[0]}/view?seat=1").status_code == 200
+        assert c.get(f"/api/games/{games[0]}/view", headers=as_seat(games[0], 1)).status_code == 200
         clock.now += 2 * 60                      # games[1] and [2]: 6 minutes unused
         deadline = time.monotonic() + 30
         while len(c.app.state.store) > 1:
             assert time.monotonic() < deadline, "the sweep did not run"
             time.sleep(0.01)
-        assert c.get(f"/api/games/{games[0]}/view?seat=1").status_code == 200
-        assert c.get(f"/api/games/{games[1]}/view?seat=1").status_code == 404
+        assert c.get(f"/api/games/{games[0]}/view", headers=as_seat(games[0], 1)).status_code == 200
+        assert c.get(f"/api/games/{games[1]}/view", headers=as_seat(games[1], 1)).status_code == 404
 
 
 def test_the_watchers_of_a_deleted_game_are_told(client):
     game = new_game(client)["game"]
-    with client.websocket_connect(f"{WS}/ws/games/{game}?seat=1") as ws:
+    with watch(client, game, 1) as ws:
         assert ws.receive_json()["type"] == "view"
-        assert client.delete(f"/api/games/{game}").status_code == 200
+        assert client.delete(f"/api/games/{game}").status_code == 403
+        assert client.delete(f"/api/games/{game}", headers=as_seat(game, 1)).status_code == 403
+        assert client.delete(f"/api/games/{game}", headers=as_owner(game)).status_code == 200
         message = ws.receive_json()
     assert message["type"] == "error" and "closed" in message["error"]
-    assert client.delete(f"/api/games/{game}").status_code == 404
+    assert client.delete(f"/api/games/{game}", headers=as_owner(game)).status_code == 404
 
 
 def test_a_foreign_origin_is_refused_on_the_websocket_and_on_changes(client):
     game = new_game(client)["game"]
     with pytest.raises(WebSocketDisconnect) as closed:
-        with client.websocket_connect(f"{WS}/ws/games/{game}?seat=1",
+        with watch(client, game, 1,
                                       headers={"origin": "http://evil.example"}) as ws:
             ws.receive_json()
     assert closed.value.code == 4403
     r = client.post(f"/api/games/{game}/action", json={"seat": 1, "action": "MINT"},
                     headers={"origin": "http://evil.example"})
     assert r.status_code == 403
-    with client.websocket_connect(f"{WS}/ws/games/{game}?seat=1", headers=ORIGIN) as ws:
+    with watch(client, game, 1, headers=ORIGIN) as ws:
         assert ws.receive_json()["type"] == "view"
 
 
 def test_a_socket_for_no_game_or_an_engine_seat_is_closed_with_a_code_not_to_retry(client):
     game = new_game(client, [{"kind": "human"}, {"kind": "engine", "name": "random"}])["game"]
-    for path, code in ((f"/ws/games/nope?seat=0", 4404), (f"/ws/games/{game}?seat=2", 4403)):
-        with pytest.raises(WebSocketDisconnect) as closed:
-            with client.websocket_connect(f"{WS}{path}") as ws:
-                assert ws.receive_json()["type"] == "error"
-                ws.receive_json()
-        assert closed.value.code == code
+    with pytest.raises(WebSocketDisconnect) as closed:
+        with client.websocket_connect(f"{WS}/ws/games/nope") as ws:
+            assert ws.receive_json()["type"] == "error"
+            ws.receive_json()
+    assert closed.value.code == 4404
+    with watch(client, game, key="a guess at the engine seat's key") as ws:
+        view = ws.receive_json()["view"]                  # no key of a seat: the spectator's
+        assert view["seat"] == 0 and all(p["hand"] is None for p in view["players"])
 
 
 def test_a_host_name_not_of_this_machine_is_refused_when_bound_to_loopback():
@@ -564,7 +606,7 @@ def test_an_origin_not_of_the_allowed_names_and_port_changes_nothing(client, ori
     assert r.status_code == 403 and "Origin" in r.json()["error"], (origin, r.text)
     game = new_game(client)["game"]
     with pytest.raises(WebSocketDisconnect) as closed:
-        with client.websocket_connect(f"{WS}/ws/games/{game}?seat=1", headers={"origin": origin}) as ws:
+        with watch(client, game, 1, headers={"origin": origin}) as ws:
             ws.receive_json()
     assert closed.value.code == 4403
 
@@ -576,7 +618,7 @@ def test_the_servers_other_names_are_its_own_origins(client):
 
 def test_an_oversized_websocket_message_closes_the_socket(client):
     game = new_game(client)["game"]
-    with client.websocket_connect(f"{WS}/ws/games/{game}?seat=1") as ws:
+    with watch(client, game, 1) as ws:
         assert ws.receive_json()["type"] == "view"
         ws.send_text("x" * 10_000)
         with pytest.raises(WebSocketDisconnect) as closed:
@@ -590,7 +632,7 @@ def test_an_oversized_websocket_message_closes_the_socket(client):
 def test_an_engine_seat_moves_and_the_socket_pushes_the_views(client):
     start = new_game(client, [{"kind": "human"}, {"kind": "engine", "name": "random"}])
     game = start["game"]
-    with client.websocket_connect(f"{WS}/ws/games/{game}?seat=1") as ws:
+    with watch(client, game, 1) as ws:
         view = next_view(ws, lambda v: True)
         while [t["seat"] for t in view["log"]] != [1, 2]:
             view = my_turn_again(client, ws, game, 1, view["legal"][0]["token"])
@@ -600,7 +642,7 @@ def test_an_engine_seat_moves_and_the_socket_pushes_the_views(client):
 def test_an_answer_is_older_than_the_engine_moves_pushed_after_it(client):
     start = new_game(client, [{"kind": "human"}, {"kind": "engine", "name": "random"}])
     game, view = start["game"], start["view"]
-    with client.websocket_connect(f"{WS}/ws/games/{game}?seat=1") as ws:
+    with watch(client, game, 1) as ws:
         while view["to_move"] == 1:
             view = act(client, game, 1, view["legal"][0]["token"]).json()
         assert view["thinking"] == 2            # the engine's turn, not one of its moves yet
@@ -612,7 +654,7 @@ def test_an_in_process_engine_reports_its_thinking(client):
     # The engine starts thinking as the game is created, before the socket connects, and
     # infos come at most every INFO_INTERVAL_S: a budget of several intervals leaves some to see.
     start = new_game(client, [{"kind": "engine", "name": "ismcts"}, {"kind": "human"}], budget_ms=1500)
-    with client.websocket_connect(f"{WS}/ws/games/{start['game']}?seat=2") as ws:
+    with watch(client, start['game'], 2) as ws:
         infos = []
         for _ in range(2000):
             message = ws.receive_json()
@@ -636,7 +678,7 @@ def test_a_two_player_game_against_random_is_played_to_the_end_over_the_api(clie
                      options={"round_cap": 4})
     game, view = start["game"], start["view"]
     rng = random.Random(3)
-    with client.websocket_connect(f"{WS}/ws/games/{game}?seat=1") as ws:
+    with watch(client, game, 1) as ws:
         while not view["over"]:
             view = my_turn_again(client, ws, game, 1, rng.choice(view["legal"])["token"])
     assert view["to_move"] == 0 and view["legal"] == [] and len(view["scores"]) == 2
@@ -652,7 +694,7 @@ def test_a_pri_engine_process_plays_a_turn_and_is_ended_with_its_game(tmp_path, 
     with client_for(engines=specs) as c:
         start = new_game(c, [{"kind": "engine", "name": "pri"}, {"kind": "human"}])
         game = start["game"]
-        with c.websocket_connect(f"{WS}/ws/games/{game}?seat=2") as ws:
+        with watch(c, game, 2) as ws:
             infos = []
             for _ in range(2000):
                 message = ws.receive_json()
@@ -665,7 +707,7 @@ def test_a_pri_engine_process_plays_a_turn_and_is_ended_with_its_game(tmp_path, 
         assert infos and infos[0]["seat"] == 1 and infos[0]["iterations"] > 0
         session = c.app.state.store.get(game)
         process = session.seats[0].current.client.process
-        assert c.delete(f"/api/games/{game}").status_code == 200
+        assert c.delete(f"/api/games/{game}", headers=as_owner(game)).status_code == 200
         assert process.poll() is not None
         # an engine that ignores quit and SIGTERM, behind a launcher, ends at server shutdown
         deaf = new_game(c, [{"kind": "human"}, {"kind": "engine", "name": "deaf"}])
@@ -683,7 +725,7 @@ def test_an_expired_game_ends_its_engine_processes(pid_file):
         assert pid_file.exists()
         clock.now += 11 * 60
         new_game(c)                              # the server is full: the unused game goes
-        assert c.get(f"/api/games/{start['game']}/view?seat=1").status_code == 404
+        assert c.get(f"/api/games/{start['game']}/view", headers=as_seat(start['game'], 1)).status_code == 404
         assert left_running(pid_file) == []      # while the server still runs
 
 
@@ -731,7 +773,7 @@ def test_a_builtin_seat_that_keeps_failing_is_restarted_twice_then_given_up(clie
     start = new_game(client, [{"kind": "human"}, {"kind": "engine", "name": "greedy"}])
     game, view = start["game"], start["view"]
     assert view["engines"] == [None, {"restarts": 0, "failed": False}]
-    with client.websocket_connect(f"{WS}/ws/games/{game}?seat=1") as ws:
+    with watch(client, game, 1) as ws:
         errors, view = play_rounds(client, ws, game, view, 1)
         assert len(asked) == 3 and len(errors) == 3, errors
         why = "a bug in the player" if failure == "raises" else "gave no legal action"
@@ -743,7 +785,7 @@ def test_a_builtin_seat_that_keeps_failing_is_restarted_twice_then_given_up(clie
         errors, view = play_rounds(client, ws, game, view, 2)
     assert errors == [] and len(asked) == 3                        # and it is not asked again
     assert any(turn["seat"] == 2 and turn["round"] >= 2 for turn in view["log"])
-    assert client.get(f"/api/games/{game}/view?seat=1").json()["engines"][1]["failed"]
+    assert client.get(f"/api/games/{game}/view", headers=as_seat(game, 1)).json()["engines"][1]["failed"]
 
 
 def test_a_builtin_seat_that_fails_once_is_restarted_and_plays_on(client, monkeypatch):
@@ -759,7 +801,7 @@ def test_a_builtin_seat_that_fails_once_is_restarted_and_plays_on(client, monkey
     monkeypatch.setattr(play.seats, "choose_turn", once)
     start = new_game(client, [{"kind": "human"}, {"kind": "engine", "name": "random"}])
     game = start["game"]
-    with client.websocket_connect(f"{WS}/ws/games/{game}?seat=1") as ws:
+    with watch(client, game, 1) as ws:
         errors, view = play_rounds(client, ws, game, start["view"], 2)
     assert len(errors) == 1 and "restarted (1 of 2 restarts)" in errors[0]
     assert view["engines"][1] == {"restarts": 1, "failed": False} and len(asked) > 2
@@ -828,7 +870,7 @@ def test_a_pri_engine_that_fails_is_ended_restarted_twice_then_given_up(pid_file
     with client_for(engines=(_failing_engine(mode, pid_file),), engine_overrun_s=0.5) as c:
         start = new_game(c, [{"kind": "engine", "name": mode}, {"kind": "human"}], budget_ms=50)
         game = start["game"]
-        with c.websocket_connect(f"{WS}/ws/games/{game}?seat=2") as ws:
+        with watch(c, game, 2) as ws:
             errors, view = engine_turn_messages(ws, 2)
             assert len(errors) == 3, errors
             assert "restarted (1 of 2 restarts)" in errors[0] and "given up" in errors[2]
@@ -871,7 +913,7 @@ def test_palais_serve_stopped_leaves_no_engine_process_behind(pid_file):
     port = _free_port()
     deaf = " ".join(deaf_engine_cmd(pid_file))
     server = subprocess.Popen([sys.executable, "-m", "web.cli", "serve", "--port", str(port),
-                               "--engine", f"name=deaf cmd='{deaf}'"],
+                               "--db", ":memory:", "--engine", f"name=deaf cmd='{deaf}'"],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         assert f"http://127.0.0.1:{port}/" in server.stdout.readline()
@@ -962,9 +1004,9 @@ def test_a_request_that_does_not_arrive_whole_is_cut_off_by_a_real_server():
 
 def test_a_hint_is_given_to_the_seat_to_move_only(client):
     game = new_game(client)["game"]
-    r = client.post(f"/api/games/{game}/hint", json={"seat": 2, "top": 2})
+    r = client.post(f"/api/games/{game}/hint", headers=as_seat(game, 2), json={"top": 2})
     assert r.status_code == 409
-    r = client.post(f"/api/games/{game}/hint", json={"seat": 1, "top": 2, "lang": "en"})
+    r = client.post(f"/api/games/{game}/hint", headers=as_seat(game, 1), json={"top": 2, "lang": "en"})
     assert r.status_code == 200, r.text
     hints = r.json()["hints"]
     assert 1 <= len(hints) <= 2 and hints[0]["rank"] == 1 and hints[0]["actions"]
@@ -973,21 +1015,21 @@ def test_a_hint_is_given_to_the_seat_to_move_only(client):
 
 def test_one_hint_of_a_game_is_searched_at_a_time():
     session = _session(PlayGame.new(2, 3, ["a", "b"]))
-    with session.hint_state(1):
+    with session.hint_state(0):
         with pytest.raises(Refused) as refused:
-            with session.hint_state(1):
+            with session.hint_state(0):
                 pass
     assert refused.value.status == 409 and "already" in str(refused.value)
-    with session.hint_state(1) as state:       # free again once the first is done
+    with session.hint_state(0) as state:       # free again once the first is done
         assert state.to_move == 0
 
 
 def test_hints_are_explained_in_the_language_asked(client):
     game = new_game(client)["game"]
-    english, french = (client.post(f"/api/games/{game}/hint", json={"seat": 1, "top": 1, "lang": lang})
+    english, french = (client.post(f"/api/games/{game}/hint", headers=as_seat(game, 1), json={"top": 1, "lang": lang})
                        .json()["hints"][0] for lang in ("en", "fr"))
     assert english["turn"] == french["turn"] and english["explanation"] != french["explanation"]
-    r = client.post(f"/api/games/{game}/hint", json={"seat": 1, "lang": "de"})
+    r = client.post(f"/api/games/{game}/hint", headers=as_seat(game, 1), json={"lang": "de"})
     assert r.status_code == 400 and r.json()["error"].startswith("lang: ")
 
 
@@ -1000,7 +1042,9 @@ def test_the_page_gets_a_language_table_and_an_unknown_language_is_404(client):
 def test_analysis_is_refused_during_a_game(client):
     game = new_game(client)["game"]
     r = client.post(f"/api/games/{game}/analyse", json={})
-    assert r.status_code == 409
+    assert r.status_code == 403                  # a spectator
+    r = client.post(f"/api/games/{game}/analyse", json={}, headers=as_seat(game, 1))
+    assert r.status_code == 409                  # a seat: not before the end
     assert client.get(f"/api/games/{game}/analysis").status_code == 404
 
 
@@ -1008,7 +1052,7 @@ def test_an_uploaded_finished_game_is_analysed_with_progress(client):
     loaded = client.post("/api/records", content=EXAMPLE.read_bytes()).json()
     game = loaded["game"]
     assert loaded["view"]["over"]
-    with client.websocket_connect(f"{WS}/ws/games/{game}?seat=0") as ws:
+    with watch(client, game, 0) as ws:
         assert client.post(f"/api/games/{game}/analyse", json={"budget_ms": None}).json() == {"started": True}
         progress, result = [], None
         for _ in range(10_000):
@@ -1032,16 +1076,59 @@ def test_an_uploaded_finished_game_is_analysed_with_progress(client):
 
 # ---- the command ----------------------------------------------------------------------------
 
-def _serve(monkeypatch, *args):
-    """`palais serve ARGS` with uvicorn.run replaced: (result, the run's arguments or None)."""
+def _serve(monkeypatch, *args, check_port=False):
+    """`palais serve ARGS` with uvicorn.run replaced: (result, the run's arguments or None).
+    The user's data directory is a fresh one (the default --db lives there); the port is
+    not tried unless `check_port` (another server may hold 8000 on this machine)."""
+    import tempfile
+
     import uvicorn
     from click.testing import CliRunner
 
+    import web.cli
     from web.cli import main
     runs = []
     monkeypatch.setattr(uvicorn, "run", lambda app, **kwargs: runs.append((app, kwargs)))
+    monkeypatch.setenv("XDG_DATA_HOME", tempfile.mkdtemp(prefix="palais-data-"))
+    if not check_port:
+        monkeypatch.setattr(web.cli, "port_free", lambda host, port: None)
     result = CliRunner().invoke(main, ["serve", *args])
     return result, (runs[0] if runs else None)
+
+
+def test_a_port_in_use_is_one_error_line_and_exit_code_2(monkeypatch):
+    import socket
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result, run = _serve(monkeypatch, "--port", str(port), "--db", ":memory:", check_port=True)
+    assert result.exit_code == 2 and run is None
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"Error: cannot listen on 127.0.0.1:{port}: "), lines
+    assert "open http" not in result.output
+
+
+def test_a_wildcard_host_prints_every_address_others_can_open(monkeypatch):
+    import web.addresses
+    monkeypatch.setattr(web.addresses, "local_addresses", lambda ipv6=False: ["127.0.0.1", "192.168.1.7"])
+    result, run = _serve(monkeypatch, "--host", "0.0.0.0", "--port", "8124")
+    assert result.exit_code == 0, result.output
+    assert "open http://127.0.0.1:8124/" in result.output
+    assert "from another machine, http://192.168.1.7:8124/" in result.output
+
+
+def test_games_are_kept_in_the_users_data_directory_unless_db_says_otherwise(monkeypatch, tmp_path):
+    from web.sqlite_store import SqliteStore
+    from web.store import MemoryStore
+    result, run = _serve(monkeypatch)
+    assert result.exit_code == 0, result.output
+    db = run[0].state.config.db
+    assert db.endswith("palais/games.sqlite3") and isinstance(run[0].state.store, SqliteStore)
+    result, run = _serve(monkeypatch, "--db", ":memory:")
+    assert isinstance(run[0].state.store, MemoryStore) and not isinstance(run[0].state.store, SqliteStore)
+    result, run = _serve(monkeypatch, "--db", str(tmp_path / "no" / "such" / "dir" / "g.db"))
+    assert result.exit_code == 1 and result.output.startswith("Error: --db ") and run is None
 
 
 def test_palais_serve_prints_the_address_and_serves_loopback_by_default(monkeypatch):

@@ -32,9 +32,9 @@ def chromium_missing_reason() -> str | None:
 
 
 @contextlib.contextmanager
-def served(config=None):
+def served(config=None, port: int = 0):
     """The app of `config` (web.config.ServerConfig) served by uvicorn in a thread on a free
-    loopback port; yields its base URL and stops the server (and its games) on exit."""
+    loopback port (or `port`); yields its base URL and stops the server (and its games) on exit."""
     import uvicorn
 
     from web.app import create_app
@@ -42,7 +42,8 @@ def served(config=None):
     from web.config import ServerConfig
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", port))
     port = sock.getsockname()[1]
     config = config or ServerConfig()
     config.port = port

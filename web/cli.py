@@ -36,7 +36,8 @@ def allowed_hosts(texts) -> tuple:
     return tuple(names)
 
 
-def server_config(host, port, engine_texts, max_games, allow_hosts=(), idle_minutes=120) -> ServerConfig:
+def server_config(host, port, engine_texts, max_games, allow_hosts=(), idle_minutes=120,
+                  db=None, keep_days=30) -> ServerConfig:
     """The configuration the options ask for; a PalaisError names what is wrong."""
     from tournament.engines import check_engines, parse_engine
     specs = [parse_engine(text) for text in engine_texts]
@@ -46,12 +47,45 @@ def server_config(host, port, engine_texts, max_games, allow_hosts=(), idle_minu
             raise PalaisError(f"--engine name={spec.name}: that name is a built-in player's "
                               f"({', '.join(BUILTIN_PLAYERS)}); choose another")
     return ServerConfig(host=host, port=port, engines=tuple(specs), max_games=max_games,
-                        allow_hosts=allowed_hosts(allow_hosts), idle_minutes=idle_minutes)
+                        allow_hosts=allowed_hosts(allow_hosts), idle_minutes=idle_minutes,
+                        db=db if db is not None else default_db(), keep_days=keep_days)
+
+
+def default_db() -> str:
+    """The database in the user's data directory (platformdirs), made if missing."""
+    from pathlib import Path
+
+    import platformdirs
+    folder = Path(platformdirs.user_data_dir("palais", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return str(folder / "games.sqlite3")
 
 
 def url_of(host: str, port: int) -> str:
     shown = "127.0.0.1" if host in ("0.0.0.0", "") else f"[{host}]" if ":" in host else host
     return f"http://{shown}:{port}/"
+
+
+def urls_of(host: str, port: int) -> list:
+    """Every address a browser can open this server at: for a wildcard host (0.0.0.0, ::),
+    this machine's own addresses, loopback first; else the one of `host`."""
+    if host not in ("0.0.0.0", "", "::"):
+        return [url_of(host, port)]
+    from .addresses import local_addresses
+    return [url_of(address, port) for address in local_addresses(ipv6=host == "::")]
+
+
+def port_free(host: str, port: int) -> str | None:
+    """None if the server can listen on host:port, else why not (one line)."""
+    import socket
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+        except OSError as exc:
+            return exc.strerror or str(exc)
+    return None
 
 
 @main.command("serve")
@@ -73,16 +107,33 @@ def url_of(host: str, port: int) -> str:
 @click.option("--idle-minutes", type=click.IntRange(1, 7 * 24 * 60), default=120, show_default=True,
               help="A game nobody has used for this long (no move, no request) is ended and "
                    "its place freed; its engines stop and the page is told.")
-def serve(host, port, open_browser, engine_texts, max_games, allow_hosts, idle_minutes):
+@click.option("--db", "db", metavar="PATH", default=None,
+              help="The SQLite file that keeps every game, so that games survive a restart "
+                   "(default: games.sqlite3 in your data directory); ':memory:' keeps them in "
+                   "memory only.")
+@click.option("--keep-days", type=click.IntRange(1, 3650), default=30, show_default=True,
+              help="A stored game nobody has touched for this many days is deleted from --db.")
+def serve(host, port, open_browser, engine_texts, max_games, allow_hosts, idle_minutes, db, keep_days):
     """Play in a browser: a local web server with the board, hints and review."""
     try:
-        config = server_config(host, port, engine_texts, max_games, allow_hosts, idle_minutes)
+        config = server_config(host, port, engine_texts, max_games, allow_hosts, idle_minutes,
+                               db, keep_days)
     except PalaisError as exc:
         raise click.ClickException(str(exc))
     import uvicorn
 
-    from .app import create_app
-    url = url_of(host, port)
+    from .app import create_app, open_store
+    busy = port_free(host, port) if port else None
+    if busy is not None:
+        click.echo(f"Error: cannot listen on {host}:{port}: {busy} (is another palais serve "
+                   f"running? choose another --port)", err=True)
+        sys.exit(2)
+    try:
+        store = open_store(config)
+    except PalaisError as exc:
+        raise click.ClickException(str(exc))
+    urls = urls_of(host, port)
+    url = urls[0]
     if not is_loopback(host):
         click.secho(f"WARNING: --host {host} lets other machines reach this server: anyone who "
                     f"can connect can start games and engine searches on this machine. Use it "
@@ -91,11 +142,15 @@ def serve(host, port, open_browser, engine_texts, max_games, allow_hosts, idle_m
         click.echo(f"palais serve: it answers only requests for {names} (the name in the "
                    f"browser's address bar; --allow-host NAME adds one)", err=True)
     click.echo(f"palais serve: open {url} (Ctrl+C stops the server)")
+    for other in urls[1:]:
+        click.echo(f"palais serve: or, from another machine, {other}")
+    if config.db not in (None, ":memory:"):
+        click.echo(f"palais serve: games are kept in {config.db}", err=True)
     if open_browser:
         import threading
         import webbrowser
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-    uvicorn.run(create_app(config), host=host, port=port, timeout_graceful_shutdown=3,
+    uvicorn.run(create_app(config, store), host=host, port=port, timeout_graceful_shutdown=3,
                 **uvicorn_options(config))
 
 

@@ -18,6 +18,9 @@ import threading
 from play.seats import EngineFailed, PriSeat, open_seat
 
 
+TURN_SEED_STRIDE = 1_000_003
+
+
 def opener(start_timeout_s: float, overrun_s: float):
     """How the web starts an engine seat: as play/seats.py's open_seat, a PRI engine with
     at most `start_timeout_s` to start and `overrun_s` past its budget to answer."""
@@ -64,10 +67,25 @@ class KeptSeat:
         return self._seat
 
     def choose_turn(self, game, on_info=None) -> list:
+        if self.spec.kind != "cmd":
+            self._reseed(len(game.actions))
         seat = self._seat
         if seat is None:
             raise EngineFailed("the engine seat is closed")
         return seat.choose_turn(game, on_info)
+
+    def _reseed(self, ply: int) -> None:
+        """A built-in player starts each turn afresh, seeded by the seat and the ply: its
+        choice depends on the position only, not on how many turns it searched before, so
+        a game brought back after a restart (web/sqlite_store.py) goes on exactly as it
+        would have."""
+        new = self._open(self.spec, self.limits, self.seed + TURN_SEED_STRIDE * ply)
+        with self._lock:
+            if self.closed or self._seat is None:
+                old = new
+            else:
+                old, self._seat = self._seat, new
+        end(old)
 
     def replace(self, problem: str) -> None:
         """The engine failed (`problem` says how): end it and start another, or, past

@@ -15,18 +15,21 @@ import threading
 import time
 from contextlib import contextmanager
 
+from engine.chance import commitment
 from engine.errors import NotationError, PalaisError
 from engine.notation import action_to_token, legal_text, token_to_action
 from play.analyse import Analyser, analyse_game, default_processes
-from play.seats import EngineFailed, open_seat
+from play.game import SECRET_HEADER
+from play.seats import EngineFailed, SeatSpec, open_seat
 from search.params import SearchLimits, SearchParams
 from search.factory import make_player
 from search.turns import choose_turn
 
 from .engine_seat import KeptSeat
 from .review import analysis_json
-from .views import SPECTATOR, build_view
+from .views import build_view, seat_number
 
+RESIGNED_PLAYER = "greedy"       # who plays a resigned seat's decisions (docs/web.md)
 INFO_INTERVAL_S = 0.25           # at most ~4 info messages a second per thinking seat
 
 
@@ -61,15 +64,16 @@ class _Closed(Exception):
     """The session closed while its analysis ran."""
 
 
+RESTART = object()               # what a Watcher is sent when the game is kept but leaves memory
 CLOSED_MESSAGE = "this game is closed on the server (deleted, replaced by a new one, or the server stopped)"
 
 
 class Watcher:
-    """Someone watching a game as one seat (0: spectator): `send(message)` delivers a
+    """Someone watching a game as one seat (0-based; None: a spectator): `send(message)` delivers a
     message to it from any thread (the app wires it to a WebSocket's queue); `send(None)`
     says the game is gone (the app closes the socket)."""
 
-    def __init__(self, seat: int, send):
+    def __init__(self, seat, send):
         self.seat = seat
         self.send = send
 
@@ -77,8 +81,15 @@ class Watcher:
 class GameSession:
     def __init__(self, game_id: str, game, kinds, specs, limits: SearchLimits, seed: int,
                  from_record: bool = False, clock=time.monotonic, engine_restarts: int = 2,
-                 open_seat=open_seat):
+                 open_seat=open_seat, keys=None, shared: bool = False, settings=None,
+                 on_change=None):
         self.id = game_id
+        self.keys = keys                         # web/credentials.py's SeatKeys (hashes only)
+        self.shared = shared                     # one device for every person (pass-the-device)
+        self.settings = dict(settings or {})     # how it was made (a rematch, the database)
+        self.on_change = on_change               # called (lock held) after each change: the store saves
+        self.resigned = set()                    # seats whose person left (docs/web.md, "Resign")
+        self.rematch_id = None                   # the game that followed this one, if any
         self.clock = clock                       # when it was last used: for --idle-minutes
         self.game = game
         self.kinds = list(kinds)                 # per seat: "human" or the player's name
@@ -97,7 +108,9 @@ class GameSession:
         self.touched = clock()
         self.version = 0                         # counts the changes: a View's "version"
         self._held = None                        # an engine turn waiting for release()
-        self._humans = {q + 1 for q, spec in enumerate(specs) if spec.kind == "human"}
+        self._humans = {q for q, spec in enumerate(specs) if spec.kind == "human"}
+        self.engine_restarts = engine_restarts
+        self.open_seat = open_seat
         self._fallback = make_player(SearchParams(algorithm="random", seed=seed))
         try:
             for q, spec in enumerate(specs):
@@ -117,35 +130,71 @@ class GameSession:
     def human_seats(self) -> set:
         return self._humans
 
-    def check_seat(self, seat, allow_spectator: bool = True) -> int:
-        """`seat` as an int 1..n (or 0): a Refused (400) for anything else, and for an engine
-        seat's view while the game goes on (its hidden cards stay hidden)."""
-        if type(seat) is not int or not (0 if allow_spectator else 1) <= seat <= self.game.n_players:
-            low = 0 if allow_spectator else 1
-            raise Refused(f"seat: expected a number {low}..{self.game.n_players}, got {seat!r}")
-        if seat != SPECTATOR and seat not in self.human_seats and not self.game.over() \
-                and not self.from_record:
-            raise Refused(f"seat {seat} is played by an engine: its view stays hidden until the "
-                          f"game ends (watch as seat 0, the spectator)", 403)
-        return seat
+    def commitment(self) -> str:
+        """SHA-256 of the draw stream's key (engine/chance.py): shown from the start, so that
+        once the secret is revealed at the end anyone can check the draws were fixed."""
+        return commitment(self.game.secret, self.game.seed)
+
+    def summary(self) -> dict:
+        """What "My games" shows of the game: nothing hidden."""
+        with self.lock:
+            game = self.game
+            return {"game": self.id, "names": list(game.names), "kinds": list(self.kinds),
+                    "over": game.over(), "ply": len(game.actions),
+                    "to_move": seat_number(None if game.over() else game.state.to_move),
+                    "rematch": self.rematch_id}
+
+    def set_rematch(self, game_id: str) -> None:
+        with self.lock:
+            self.rematch_id = game_id
+            self.version += 1
+            if self.on_change is not None and not self.closed:
+                self.on_change(self)
+            self._push_views()
+
+    def seat_of(self, key) -> int | None:
+        """The seat (0-based) `key` belongs to, or None: the caller is a spectator."""
+        return None if self.keys is None else self.keys.seat_of(key)
 
     def engines(self) -> list:
         """Per seat: None for a person, else the engine's restarts and whether it failed."""
         return [None if seat is None else seat.state() for seat in self.seats]
 
-    def view(self, seat: int) -> dict:
+    def view(self, seat) -> dict:
         with self.lock:
             game = self.game
             human = self.human_seats
-            to_move = game.state.to_move + 1
-            passing = (not game.over() and to_move in human and self.last_human is not None
-                       and to_move != self.last_human)
+            to_move = game.state.to_move
+            passing = (self.shared and not game.over() and to_move in human
+                       and self.last_human is not None and to_move != self.last_human)
             return build_view(self.id, game.state, game.start_state(), game.actions, game.drawers,
                               seat, names=game.names, kinds=self.kinds, human_seats=human,
-                              can_undo=game.can_take_back(), thinking=self.thinking + 1,
-                              passing=passing, version=self.version, engines=self.engines())
+                              can_undo=game.can_take_back(), thinking=self.thinking,
+                              passing=passing, version=self.version, engines=self.engines(),
+                              fairness=self.fairness(), resigned=self.resigned, shared=self.shared,
+                              rematch=self.rematch_id)
 
-    def position(self, ply, seat: int) -> dict:
+    def fairness(self) -> dict:
+        """The commitment, and once the game is over the secret that opens it."""
+        out = {"commitment": self.commitment(), "secret": None}
+        if self.game.over():
+            out["secret"] = self.game.secret.hex()
+        return out
+
+    def record_text(self, seat) -> str:
+        """The record `seat` may download: while the game goes on, only a seat's own
+        seat's-view record (others' draws as `?`, no secret; a spectator gets none); once
+        it is over, the full record with every hand and the draw secret."""
+        with self.lock:
+            headers = {"Commitment": self.commitment()}
+            if self.game.over():
+                return self.game.record_text({**headers, SECRET_HEADER: self.game.secret.hex()})
+            if seat is None:
+                raise Refused("a spectator gets the record once the game is over (during "
+                              "the game a seat downloads only its own view of it)", 403)
+            return self.game.seat_record_text(seat, headers)
+
+    def position(self, ply, seat) -> dict:
         """The View of the position after the first `ply` actions (review stepping)."""
         with self.lock:
             game = self.game
@@ -156,26 +205,29 @@ class GameSession:
                 state.apply(action)
             return build_view(self.id, state, game.start_state(), game.actions[:ply],
                               game.drawers[:ply], seat, names=game.names, kinds=self.kinds,
-                              human_seats=set(), version=self.version, engines=self.engines())
+                              human_seats=set(), version=self.version, engines=self.engines(),
+                              fairness=self.fairness(), resigned=self.resigned, shared=self.shared)
 
     # ---- changes ---------------------------------------------------------------------------
 
-    def _check_decision(self, seat: int) -> None:
+    def _check_decision(self, seat) -> None:
         game = self.game
+        if seat is None:
+            raise Refused("only a seat's own link may act for it: this page watches the game "
+                          "(it holds no seat's key)", 403)
         if game.over():
             raise Refused("the game is over", 409)
         if self.thinking >= 0:
             raise Refused(f"seat {self.thinking + 1} (an engine) is thinking", 409)
         if seat not in self.human_seats:
-            raise Refused(f"seat {seat} is not played by a person", 409)
-        if game.state.to_move + 1 != seat:
-            raise Refused(f"it is seat {game.state.to_move + 1}'s decision, not seat {seat}'s", 409)
+            raise Refused(f"seat {seat + 1} is not played by a person", 409)
+        if game.state.to_move != seat:
+            raise Refused(f"it is seat {game.state.to_move + 1}'s decision, not seat {seat + 1}'s", 409)
 
     def act(self, seat, token) -> dict:
         """A person's decision, by its notation token (engine/notation.py's parser); the
         seat's View after it."""
         with self.lock:
-            seat = self.check_seat(seat, allow_spectator=False)
             self._check_decision(seat)
             state = self.game.state
             if not isinstance(token, str) or len(token) > 32:
@@ -193,7 +245,6 @@ class GameSession:
     def undo(self, seat) -> dict:
         """Take back the seat's last decision of its turn; its View after."""
         with self.lock:
-            seat = self.check_seat(seat, allow_spectator=False)
             self._check_decision(seat)
             try:
                 self.game.take_back()
@@ -201,13 +252,39 @@ class GameSession:
                 raise Refused(str(exc)) from None
             return self._changed_for(seat)
 
-    def start(self, seat: int) -> dict:
+    def resign(self, seat) -> dict:
+        """The person of `seat` leaves (docs/web.md, "Resign"). The rules know no
+        resignation, so the game goes on: from now on the built-in greedy player plays the
+        seat's decisions, to the end, and the seat is scored like any other (marked
+        resigned). The seat's key still shows its view; it may no longer act."""
+        with self.lock:
+            if seat is None:
+                raise Refused("only a seat's own link may resign it", 403)
+            if self.game.over():
+                raise Refused("the game is over", 409)
+            if seat not in self._humans:
+                raise Refused(f"seat {seat + 1} is not played by a person", 409)
+            spec = SeatSpec(RESIGNED_PLAYER)
+            self.seats[seat] = KeptSeat(spec, self.limits, self.seed * 10 + seat,
+                                        self.engine_restarts, self.open_seat)
+            self._humans.discard(seat)
+            self.resigned.add(seat)
+            self.kinds[seat] = RESIGNED_PLAYER
+            players = list(self.settings.get("players", []))
+            if seat < len(players):
+                players[seat] = {"kind": "engine", "name": RESIGNED_PLAYER}
+                self.settings["players"] = players
+            self.settings["resigned"] = sorted(self.resigned)
+            self.game.let_stand()
+            return self._changed_for(seat)
+
+    def start(self, seat) -> dict:
         """Deal with what is due at once (card draws) and tell the watchers; `seat`'s View.
         An engine's turn, if one is due, starts on release()."""
         with self.lock:
             return self._changed_for(seat)
 
-    def _changed_for(self, seat: int) -> dict:
+    def _changed_for(self, seat) -> dict:
         """_changed() holding back any engine turn it hands out until release(), and the
         View of `seat` at this very point: a request's answer is built before an engine
         can move, and sent before the engine's moves are pushed (the app releases the
@@ -236,6 +313,8 @@ class GameSession:
                     self._start_engine(q)
                 else:
                     self._held = q
+        if self.on_change is not None and not self.closed:
+            self.on_change(self)
         self._push_views()
 
     def _start_engine(self, q: int) -> None:
@@ -256,7 +335,7 @@ class GameSession:
             if now - last[0] < INFO_INTERVAL_S:
                 return
             last[0] = now
-            self.publish({"type": "info", "seat": q + 1,
+            self.publish({"type": "info", "seat": seat_number(q),
                           "win": finite(info.win[q]) if q < len(info.win) else None,
                           "score": finite(info.score[q]) if q < len(info.score) else None,
                           "pv": public_line(info.pv), "iterations": info.iterations})
@@ -321,7 +400,6 @@ class GameSession:
         """A copy of the state for a hint to `seat`, whose decision it must be; one hint of
         a game is searched at a time (a second one meanwhile is refused, 409)."""
         with self.lock:
-            seat = self.check_seat(seat, allow_spectator=False)
             self._check_decision(seat)
             if self.hinting:
                 raise Refused("a hint for this game is being searched already", 409)
@@ -394,16 +472,18 @@ class GameSession:
 
     # ---- the end ---------------------------------------------------------------------------
 
-    def close(self, message: str = CLOSED_MESSAGE) -> None:
+    def close(self, message: str = CLOSED_MESSAGE, kept: bool = False) -> None:
         """Stop every search, end every engine process, tell the watchers `message` and
-        end their sockets (idempotent)."""
+        end their sockets (idempotent). `kept`: the game stays in the database (the server
+        stops, or it leaves memory): the pages are told to come back, not that it is gone."""
         with self.lock:
             if self.closed:
                 return
             self.closed = True
             seats = list(self.seats)
-        self.publish({"type": "error", "error": message})
-        self.publish(None)
+        if not kept:
+            self.publish({"type": "error", "error": message})
+        self.publish(RESTART if kept else None)
         for seat in seats:
             if seat is not None:
                 seat.stop()

@@ -1,4 +1,11 @@
-"""The live games of one server, by unguessable id, at most `max_games` of them.
+"""Where a server keeps its games: the GameStore interface, and MemoryStore (live games in
+memory, for unit tests and `--db :memory:`). web/sqlite_store.py keeps them in SQLite too.
+
+Every route reaches games through a GameStore only (create, get, delete, saved, the list of
+a browser's games), so another backend (PostgreSQL under several server processes,
+docs/web.md "Serving many more players") can follow without touching the routes.
+
+The live games of one server, by unguessable id, at most `max_games` of them.
 
 When the server is full, a new game evicts the finished game nobody watches that was
 touched longest ago; with none such, it is refused. A game nobody has used for
@@ -15,11 +22,51 @@ from __future__ import annotations
 import secrets
 import threading
 import time
+from abc import ABC, abstractmethod
 
 from .session import Refused
 
 
-class SessionStore:
+NO_SUCH_GAME = "no such game (it may have ended, been deleted, or been pruned)"
+
+
+class GameStore(ABC):
+    """What the routes need of a store of games."""
+
+    @abstractmethod
+    def create(self, make_session):
+        """A new game: `make_session(game_id)` made under a fresh id, and kept."""
+
+    @abstractmethod
+    def get(self, game_id: str):
+        """The game of `game_id` (Refused 404 "no such game" if none), touched."""
+
+    @abstractmethod
+    def delete(self, game_id: str) -> None:
+        """End the game and forget it (Refused 404 if none)."""
+
+    def saved(self, session) -> None:
+        """The session changed (called under its lock, once per action): keep it. A store
+        in memory has nothing to do."""
+
+    def summaries(self, game_ids) -> list:
+        """For "My games": per id known, {"game", "names", "kinds", "over", "ply"}."""
+        return [session.summary() for session in map(self.peek, game_ids) if session is not None]
+
+    def peek(self, game_id: str):
+        """The live game of `game_id` or None, not touched (a listing is no use of it)."""
+        return None
+
+    @abstractmethod
+    def expire_idle(self) -> list:
+        """End the games unused past the idle time; their ids."""
+
+    @abstractmethod
+    def close_all(self) -> None:
+        """End every live game (the server stops); a lasting store keeps them."""
+
+
+class MemoryStore(GameStore):
     def __init__(self, max_games: int, idle_s: float | None = None, clock=time.monotonic):
         self.max_games = max_games
         self.idle_s = idle_s
@@ -93,11 +140,14 @@ class SessionStore:
             if self._games.get(game_id, 0) is None:
                 del self._games[game_id]
 
+    def peek(self, game_id: str):
+        return self._games.get(game_id) if isinstance(game_id, str) else None
+
     def get(self, game_id: str):
         """The live game of `game_id` (Refused 404 if none), touched: a request used it."""
         session = self._games.get(game_id)
         if session is None:
-            raise Refused("no such game (it may have been deleted, or the server restarted)", 404)
+            raise Refused(NO_SUCH_GAME, 404)
         session.touch()
         return session
 
@@ -105,7 +155,7 @@ class SessionStore:
         with self._lock:
             session = self._games.pop(game_id, None)
         if session is None:
-            raise Refused("no such game", 404)
+            raise Refused(NO_SUCH_GAME, 404)
         session.close()
 
     def close_all(self) -> None:

@@ -17,17 +17,20 @@ function setPending(delta) {
   document.body.dataset.busy = pending > 0 ? "1" : "0";
 }
 
-async function request(method, path, body, raw = false) {
+async function request(method, path, body, raw = false, key = null) {
   setPending(1);
   try {
-    return await send(method, path, body, raw);
+    return await send(method, path, body, raw, key);
   } finally {
     setPending(-1);
   }
 }
 
-async function send(method, path, body, raw) {
+// `key`: the seat key (or owner key) the request is made with, sent in a header so it
+// never appears in an address, a log line or a Referer (docs/web.md, "Seats and links").
+async function send(method, path, body, raw, key, asText = false) {
   const init = { method, headers: {} };
+  if (key) init.headers["X-Palais-Key"] = key;
   if (body !== undefined) {
     if (raw) {
       init.body = body;
@@ -39,6 +42,7 @@ async function send(method, path, body, raw) {
   }
   const response = await fetch(path, init);
   const text = await response.text();
+  if (asText && response.ok) return text;
   let data = null;
   try {
     data = text ? JSON.parse(text) : null;
@@ -58,27 +62,39 @@ export const api = {
   meta: () => request("GET", "/api/meta"),
   catalog: (lang) => request("GET", `/api/i18n/${encodeURIComponent(lang)}`),
   newGame: (settings) => request("POST", "/api/games", settings),
-  view: (id, seat) => request("GET", `${game(id)}/view?seat=${seat}`),
-  act: (id, seat, token) => request("POST", `${game(id)}/action`, { seat, action: token }),
-  undo: (id, seat) => request("POST", `${game(id)}/undo`, { seat }),
-  hint: (id, seat, lang) => request("POST", `${game(id)}/hint`, { seat, top: 3, lang }),
-  position: (id, ply, seat) => request("GET", `${game(id)}/position?ply=${ply}&seat=${seat}`),
-  analyse: (id, lang) => request("POST", `${game(id)}/analyse`, { budget_ms: null, lang }),
-  analysis: (id) => request("GET", `${game(id)}/analysis`),
-  load: (text) => request("POST", "/api/records", text, true),
-  recordUrl: (id) => `${game(id)}/record`,
+  view: (id, key) => request("GET", `${game(id)}/view`, undefined, false, key),
+  act: (id, key, token) => request("POST", `${game(id)}/action`, { action: token }, false, key),
+  undo: (id, key) => request("POST", `${game(id)}/undo`, {}, false, key),
+  resign: (id, key) => request("POST", `${game(id)}/resign`, {}, false, key),
+  hint: (id, key, lang) => request("POST", `${game(id)}/hint`, { top: 3, lang }, false, key),
+  position: (id, ply, key) => request("GET", `${game(id)}/position?ply=${ply}`, undefined, false, key),
+  analyse: (id, key, lang) => request("POST", `${game(id)}/analyse`, { budget_ms: null, lang }, false, key),
+  analysis: (id, key) => request("GET", `${game(id)}/analysis`, undefined, false, key),
+  load: (text, players) => request("POST", `/api/records${players ? `?players=${encodeURIComponent(players)}` : ""}`, text, true),
+  remove: (id, owner) => request("DELETE", game(id), undefined, false, owner),
+  rematch: (id, owner) => request("POST", `${game(id)}/rematch`, {}, false, owner),
+  myGames: (ids) => request("POST", "/api/my-games", { games: ids }),
+  record: async (id, key) => {
+    setPending(1);
+    try {
+      return await send("GET", `${game(id)}/record`, undefined, false, key, true);
+    } finally {
+      setPending(-1);
+    }
+  },
 };
 
 // The game's WebSocket: each server message is handed to onMessage as an object. It is
 // reopened (after a pause that grows) when the connection drops, until close() is called.
-export function openGameSocket(id, seat, onMessage) {
+// Its first message carries the seat's key (null: a spectator), not the address.
+export function openGameSocket(id, key, onMessage) {
   let socket = null;
   let closed = false;
   let delayMs = 250;
   const connect = () => {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    socket = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(id)}?seat=${seat}`);
-    socket.onopen = () => { delayMs = 250; };
+    socket = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(id)}`);
+    socket.onopen = () => { delayMs = 250; socket.send(JSON.stringify({ key: key || null })); };
     socket.onmessage = (event) => {
       let message;
       try {
@@ -89,6 +105,7 @@ export function openGameSocket(id, seat, onMessage) {
       onMessage(message);
     };
     socket.onclose = (event) => {
+      if (event.code === 4404) onMessage({ type: "gone" });
       if (closed || event.code === 4403 || event.code === 4404) return;
       setTimeout(() => { if (!closed) connect(); }, delayMs);
       delayMs = Math.min(delayMs * 2, 5000);

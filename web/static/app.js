@@ -1,6 +1,9 @@
 // The page's entry: it keeps which game and seat this browser shows, asks the server for
 // views, turns clicks on legal targets into actions, and switches between playing,
 // passing the device and reviewing. The board and the chart only draw (board.js, chart.js).
+// A seat is the seat's key: the page holds the keys it was given (its own, from its
+// link; every person's at a shared screen) and sends them with each request; with none
+// it is a spectator. The games this browser holds keys for are kept in localStorage.
 
 import { api, openGameSocket } from "./api.js";
 import { Board, SEAT_LETTERS } from "./board.js";
@@ -13,6 +16,9 @@ const state = {
   meta: null,
   gameId: null,
   seat: 0,               // the seat whose view this page shows (0: spectator)
+  keys: {},              // seat number -> that seat's key, for the seats this page plays
+  owner: null,           // the owner key (the creator's page): delete, rematch
+  shared: false,         // every person at this screen (pass the device)
   view: null,            // the live view of that seat
   selectedFrom: null,    // a room picked as the source of a stairway move
   review: null,          // {ply, view} while stepping through positions, else null
@@ -59,9 +65,40 @@ function humanSeat(view, seat) {
   return seat >= 1 && view.kinds[seat - 1] === "human";
 }
 
+const keyOf = (seat) => state.keys[seat] || null;
+
+// ---- the games this browser holds links for ("My games") ---------------------------------
+
+const STORE = "palais-games";
+
+function storedGames() {
+  try {
+    return JSON.parse(localStorage.getItem(STORE) || "{}") || {};
+  } catch (_) {
+    return {};
+  }
+}
+
+function storeGame(gameId, entry) {
+  const games = storedGames();
+  games[gameId] = { ...(games[gameId] || {}), ...entry, seen: Date.now() };
+  try { localStorage.setItem(STORE, JSON.stringify(games)); } catch (_) { /* private mode */ }
+}
+
+function forgetGame(gameId) {
+  const games = storedGames();
+  delete games[gameId];
+  try { localStorage.setItem(STORE, JSON.stringify(games)); } catch (_) { /* private mode */ }
+}
+
+function seatLink(gameId, key) {
+  const base = `${location.origin}${location.pathname}#game=${encodeURIComponent(gameId)}`;
+  return key ? `${base}&key=${encodeURIComponent(key)}` : base;
+}
+
 function connect(gameId, seat) {
   if (state.socket) state.socket.close();
-  state.socket = openGameSocket(gameId, seat, onSocketMessage);
+  state.socket = openGameSocket(gameId, keyOf(seat), onSocketMessage);
 }
 
 function onSocketMessage(message) {
@@ -87,13 +124,22 @@ function onSocketMessage(message) {
     }
   } else if (message.type === "error") {
     showError(message.error);
+  } else if (message.type === "gone") {
+    showError(t("This game is no longer on the server."));
   }
 }
 
-function startGame(gameId, view, { fromRecord = false } = {}) {
+function startGame(gameId, view, { fromRecord = false, keys = null, owner = null } = {}) {
+  const stored = storedGames()[gameId] || {};
   state.gameId = gameId;
   state.fromRecord = fromRecord;
+  state.keys = keys || stored.keys || {};
+  state.owner = owner || stored.owner || null;
+  state.shared = Boolean(view.shared);
   state.seat = view.seat;
+  if (Object.keys(state.keys).length || state.owner) {
+    storeGame(gameId, { keys: state.keys, owner: state.owner, invitations: stored.invitations });
+  }
   state.view = null;
   state.review = null;
   state.analysis = null;
@@ -102,11 +148,11 @@ function startGame(gameId, view, { fromRecord = false } = {}) {
   state.info = null;
   state.waitingForSeat = 0;
   $("chart").toggleAttribute("hidden", true);     // an SVG element has no .hidden
-  history.replaceState(null, "", `#game=${encodeURIComponent(gameId)}&seat=${view.seat}`);
+  history.replaceState(null, "", `#game=${encodeURIComponent(gameId)}${keyOf(view.seat) ? `&key=${encodeURIComponent(keyOf(view.seat))}` : ""}`);
   connect(gameId, view.seat);
   receiveView(view);
   if (view.over) {
-    api.analysis(gameId).then((analysis) => {      // an analysis made before, if any
+    api.analysis(gameId, keyOf(view.seat)).then((analysis) => {      // an analysis made before, if any
       if (state.gameId === gameId) { state.analysis = analysis; render(); }
     }).catch(() => {});
   }
@@ -116,10 +162,12 @@ function startGame(gameId, view, { fromRecord = false } = {}) {
 // another person at this screen (then the pass-the-device screen comes first).
 // Views come both as answers and over the socket, and an answer can arrive after the
 // socket has already shown later changes (engine moves): a view older than the one shown
-// (a lower `version`, the game's count of changes) is dropped.
+// (a lower `version`, the game's count of changes) is dropped, and so is one of the same version.
 function receiveView(view) {
   const shown = state.view;
-  if (shown && shown.game === view.game && shown.seat === view.seat && view.version < shown.version) return;
+  // (the same version again, a socket's copy of an answer or a reconnection's first view,
+  // is the same View: not redrawn, so a hint hovered stays shown)
+  if (shown && shown.game === view.game && shown.seat === view.seat && view.version <= shown.version) return;
   const turnChanged = !state.view || state.view.ply !== view.ply;
   state.view = view;
   if (turnChanged) {
@@ -128,7 +176,9 @@ function receiveView(view) {
   }
   if (!view.thinking) state.info = null;
   const next = view.to_move;
-  if (!view.over && next !== view.seat && humanSeat(view, next) && view.seat !== 0) {
+  // Only a shared screen follows the seat to move: a page opened with a seat's link
+  // stays on that seat (it holds no other key).
+  if (state.shared && !view.over && next !== view.seat && humanSeat(view, next) && keyOf(next)) {
     if (view.passing) {
       state.waitingForSeat = next;
     } else {
@@ -137,14 +187,37 @@ function receiveView(view) {
     }
   }
   render();
+  announceTurn(view);
+}
+
+// The tab's title says when it is this page's decision, and a notification (if the
+// person allowed them) says so when the tab is not in front.
+let announcedPly = -1;
+function announceTurn(view) {
+  const mine = !view.over && view.legal.length > 0;
+  document.title = mine ? `● ${t("Your turn")} — ${t("Palais Royal")}` : t("Palais Royal");
+  if (!mine || announcedPly === view.ply) return;
+  announcedPly = view.ply;
+  if (document.hidden && "Notification" in window && Notification.permission === "granted") {
+    try { new Notification(t("Palais Royal"), { body: t("Your turn"), tag: view.game }); } catch (_) { /* none */ }
+  }
+}
+
+function askToNotify() {
+  if ("Notification" in window && Notification.permission === "default") {
+    // only the button changes: a whole redraw would drop what the mouse is over
+    Notification.requestPermission().then(() => {
+      $("notify-button").hidden = Notification.permission !== "default";
+    }).catch(() => {});
+  }
 }
 
 // Shows the game from `seat` from now on (its view, its socket).
 async function loadSeat(seat) {
-  const view = await api.view(state.gameId, seat);
+  const view = await api.view(state.gameId, keyOf(seat));
   state.seat = seat;
   state.waitingForSeat = 0;
-  history.replaceState(null, "", `#game=${encodeURIComponent(state.gameId)}&seat=${seat}`);
+  history.replaceState(null, "", `#game=${encodeURIComponent(state.gameId)}${keyOf(seat) ? `&key=${encodeURIComponent(keyOf(seat))}` : ""}`);
   connect(state.gameId, seat);
   state.view = null;
   receiveView(view);
@@ -154,7 +227,7 @@ const switchSeat = (seat) => guarded(() => loadSeat(seat));
 
 async function act(token) {
   await guarded(async () => {
-    const view = await api.act(state.gameId, state.seat, token);
+    const view = await api.act(state.gameId, keyOf(state.seat), token);
     state.selectedFrom = null;
     state.hints = null;
     receiveView(view);
@@ -164,7 +237,7 @@ async function act(token) {
 async function undo() {
   if (!state.view || !state.view.can_undo || state.review) return;
   await guarded(async () => {
-    const view = await api.undo(state.gameId, state.seat);
+    const view = await api.undo(state.gameId, keyOf(state.seat));
     state.hints = null;
     state.selectedFrom = null;
     receiveView(view);
@@ -179,7 +252,7 @@ async function hint() {
     const wait = document.createElement("li");
     wait.textContent = t("Thinking…");
     $("hint-list").appendChild(wait);
-    const answer = await api.hint(state.gameId, state.seat, language());
+    const answer = await api.hint(state.gameId, keyOf(state.seat), language());
     state.hints = answer.hints;
     renderHints();
   });
@@ -202,7 +275,7 @@ function plyAfterTurn(view, i) {
 
 async function showPosition(ply) {
   await guarded(async () => {
-    const view = await api.position(state.gameId, ply, state.seat);
+    const view = await api.position(state.gameId, ply, keyOf(state.seat));
     state.review = { ply, view };
     board.clearHint();
     render();
@@ -234,7 +307,7 @@ async function analyse() {
     $("review").hidden = false;
     state.analysing = true;
     try {
-      await api.analyse(state.gameId, language());
+      await api.analyse(state.gameId, keyOf(state.seat), language());
     } catch (error) {
       state.analysing = false;
       progress.hidden = true;
@@ -461,12 +534,160 @@ function render() {
   $("undo-button").disabled = reviewing || !view.can_undo;
   $("hint-button").disabled = reviewing || !view.legal.length;
   $("analyse-button").disabled = state.analysing || !(view.over || state.fromRecord);
-  const save = $("save-button");
-  save.href = api.recordUrl(state.gameId);
-  save.classList.remove("disabled");
-  save.setAttribute("aria-disabled", "false");
+  const mine = Boolean(keyOf(state.seat));
+  $("save-button").disabled = !(mine || view.over);
+  $("resign-button").hidden = !mine || view.over || !humanSeat(view, state.seat);
+  $("rematch-button").hidden = !state.owner || !view.over || Boolean(view.rematch);
+  $("delete-button").hidden = !state.owner;
+  $("invite-button").hidden = !state.owner || state.shared;
+  $("notify-button").hidden = !("Notification" in window) || Notification.permission !== "default" || !mine;
+  renderFairness(view);
+  renderGameOver(view);
   if (state.analysis) renderChart();
   if (!waiting) restoreFocus(focused);
+}
+
+// The draws' commitment from the start, and once the game is over the secret that opens it.
+function renderFairness(view) {
+  const box = $("fairness");
+  const fair = view.fairness || {};
+  box.hidden = !fair.commitment;
+  if (!fair.commitment) return;
+  $("commitment").textContent = fair.commitment;
+  $("draw-secret-row").hidden = !fair.secret;
+  $("draw-secret").textContent = fair.secret || "";
+}
+
+// The end: every seat's score, the winner first, and what comes next.
+function renderGameOver(view) {
+  const box = $("game-over");
+  box.hidden = !view.over;
+  if (!view.over) return;
+  const order = view.players.map((p) => p.seat)
+    .sort((a, b) => view.scores[b - 1] - view.scores[a - 1] || view.players[b - 1].gold - view.players[a - 1].gold);
+  const rows = $("game-over-scores");
+  rows.innerHTML = "";
+  order.forEach((seat, i) => {
+    const row = document.createElement("tr");
+    const resigned = (view.resigned || []).includes(seat) ? ` (${t("resigned")})` : "";
+    for (const text of [String(i + 1), `${SEAT_LETTERS[seat - 1]} ${seatName(view, seat)}${resigned}`,
+      String(view.scores[seat - 1]), String(view.players[seat - 1].gold)]) {
+      const cell = document.createElement("td");
+      cell.textContent = text;
+      row.appendChild(cell);
+    }
+    rows.appendChild(row);
+  });
+  const next = $("rematch-link");
+  next.hidden = !view.rematch;
+  if (view.rematch) next.href = seatLink(view.rematch, keyOf(state.seat));
+}
+
+async function saveRecord() {
+  await guarded(async () => {
+    const text = await api.record(state.gameId, keyOf(state.seat));
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
+    link.download = `palais-${state.gameId.slice(0, 8)}.txt`;
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+  });
+}
+
+async function resign() {
+  if (!window.confirm(t("Resign? The built-in greedy player plays your seat to the end of the game."))) return;
+  await guarded(async () => receiveView(await api.resign(state.gameId, keyOf(state.seat))));
+}
+
+async function rematch() {
+  await guarded(async () => {
+    const answer = await api.rematch(state.gameId, state.owner);
+    storeGame(answer.game, { keys: rotatedKeys(state.keys, state.view.n_players), owner: state.owner });
+    await openGame(answer.game, rotatedKeys(state.keys, state.view.n_players)[state.seat % state.view.n_players + 1]);
+  });
+}
+
+// In a rematch every seat moves one place on: seat n's key now opens seat n + 1.
+function rotatedKeys(keys, n) {
+  const out = {};
+  for (const [seat, key] of Object.entries(keys)) out[(Number(seat) % n) + 1] = key;
+  return out;
+}
+
+async function deleteGame() {
+  if (!window.confirm(t("Delete this game on the server, for every seat?"))) return;
+  await guarded(async () => {
+    await api.remove(state.gameId, state.owner);
+    forgetGame(state.gameId);
+    if (state.socket) state.socket.close();
+    state.view = null;
+    state.gameId = null;
+    history.replaceState(null, "", location.pathname);
+    openNewGameDialog();
+  });
+}
+
+// ---- invitations: a link per person's seat, and one to watch -----------------------------
+
+function showInvitations(gameId, seats) {
+  const list = $("invite-list");
+  list.innerHTML = "";
+  const rows = seats.filter((s) => s.key && !(s.seat in state.keys))
+    .map((s) => ({ label: tf("{name} (seat {letter})", { name: s.name, letter: SEAT_LETTERS[s.seat - 1] }), link: seatLink(gameId, s.key) }));
+  rows.push({ label: t("Spectators"), link: seatLink(gameId, null) });
+  for (const { label, link } of rows) {
+    const item = document.createElement("li");
+    const name = document.createElement("span");
+    name.textContent = label;
+    const field = document.createElement("input");
+    field.readOnly = true;
+    field.value = link;
+    field.className = "invite-link";
+    const copy = document.createElement("button");
+    copy.type = "button";
+    copy.textContent = t("Copy");
+    copy.addEventListener("click", async () => {
+      field.select();
+      try { await navigator.clipboard.writeText(link); } catch (_) { document.execCommand("copy"); }
+      copy.textContent = t("Copied");
+    });
+    item.append(name, field, copy);
+    list.appendChild(item);
+  }
+  const dialog = $("invite-dialog");
+  if (!dialog.open) dialog.showModal();
+}
+
+// ---- My games ---------------------------------------------------------------------------
+
+async function showMyGames() {
+  await guarded(async () => {
+    const stored = storedGames();
+    const ids = Object.keys(stored).sort((a, b) => (stored[b].seen || 0) - (stored[a].seen || 0)).slice(0, 100);
+    const answer = await api.myGames(ids);
+    const list = $("my-games-list");
+    list.innerHTML = "";
+    const known = new Set(answer.games.map((g) => g.game));
+    for (const id of ids) if (!known.has(id)) forgetGame(id);
+    for (const game of answer.games) {
+      const item = document.createElement("li");
+      const link = document.createElement("a");
+      const keys = stored[game.game].keys || {};
+      const seat = Object.keys(keys)[0];
+      link.href = seatLink(game.game, seat ? keys[seat] : null);
+      link.textContent = game.names.join(" · ");
+      link.addEventListener("click", () => $("my-games-dialog").close());
+      const note = document.createElement("span");
+      note.textContent = ` — ${game.over ? t("Game over") : tf("{n} actions", { n: game.ply })}`;
+      item.append(link, note);
+      list.appendChild(item);
+    }
+    $("my-games-empty").hidden = answer.games.length > 0;
+    const dialog = $("my-games-dialog");
+    if (!dialog.open) dialog.showModal();
+  });
 }
 
 // ---- the new-game dialog ----------------------------------------------------------------
@@ -556,6 +777,7 @@ function readNewGameForm() {
     budget_ms: Number($("budget-input").value),
     options,
     names: names.some((name) => name) ? names.map((name, i) => name || (players[i].kind === "human" ? tf("Seat {n}", { n: i + 1 }) : players[i].name)) : null,
+    shared: document.querySelector('input[name="where"]:checked').value === "shared",
   };
 }
 
@@ -565,7 +787,11 @@ async function submitNewGame(event) {
   try {
     const answer = await api.newGame(readNewGameForm());
     $("new-game-dialog").close();
-    startGame(answer.game, answer.view);
+    const keys = {};
+    for (const seat of answer.mine) keys[seat] = answer.seats[seat - 1].key;
+    storeGame(answer.game, { invitations: answer.shared ? null : answer.seats });
+    startGame(answer.game, answer.view, { keys, owner: answer.owner });
+    if (!answer.shared && answer.seats.some((s) => s.key && !(s.seat in keys))) showInvitations(answer.game, answer.seats);
   } catch (error) {
     errorBox.textContent = error.message;
     errorBox.hidden = false;
@@ -580,10 +806,45 @@ async function loadRecord(file) {
       throw new Error(tf("{file} is too large ({size} bytes; the limit is {limit}).", {
         file: file.name, size: file.size, limit: state.meta.limits.max_upload_bytes }));
     }
-    const answer = await api.load(await file.text());
-    startGame(answer.game, answer.view, { fromRecord: true });
+    const text = await file.text();
+    const players = isOver(text) ? null : await askLoadPlayers(text);
+    if (players === undefined) return;                  // cancelled
+    const answer = await api.load(text, players);
+    const keys = {};
+    for (const seat of answer.mine) keys[seat] = answer.seats[seat - 1].key;
+    startGame(answer.game, answer.view, { fromRecord: true, keys, owner: answer.owner });
     const view = answer.view;
-    if (!view.over && humanSeat(view, view.to_move)) await loadSeat(view.to_move);
+    if (!view.over && humanSeat(view, view.to_move) && keys[view.to_move]) await loadSeat(view.to_move);
+  });
+}
+
+const isOver = (text) => /^\[Scores /m.test(text);
+
+// A record that is not over can be played on: who plays each seat (a person at this screen,
+// or an engine)? Resolves to "human,greedy,..." or undefined when cancelled.
+function askLoadPlayers(text) {
+  const count = Number((/^\[Players "(\d)"\]/m.exec(text) || [])[1] || 0);
+  if (!(count >= 2 && count <= 4)) return Promise.resolve(null);   // the server says what is wrong
+  const rows = $("load-seats");
+  rows.innerHTML = "";
+  for (let i = 0; i < count; i++) {
+    const row = seatRow(i, state.meta ? state.meta.players : []);
+    row.querySelector(".seat-kind").value = "human";
+    row.querySelector(".seat-name").remove();
+    rows.appendChild(row);
+  }
+  const dialog = $("load-dialog");
+  return new Promise((resolve) => {
+    const done = (value) => { dialog.close(); resolve(value); };
+    $("load-start").onclick = (event) => {
+      event.preventDefault();
+      done([...rows.children].map((row) => {
+        const kind = row.querySelector(".seat-kind").value;
+        return kind === "human" ? "human" : kind.slice("engine:".length);
+      }).join(","));
+    };
+    $("load-cancel").onclick = () => done(undefined);
+    dialog.showModal();
   });
 }
 
@@ -613,17 +874,28 @@ async function changeLanguage(lang) {
   render();
 }
 
+// A game opened by its address: `#game=ID&key=KEY` (a seat's link) or `#game=ID` (to
+// watch). The seat is the one the key opens; the keys this browser holds for the game
+// (a shared screen's, the owner's) come back from localStorage.
+async function openGame(gameId, key) {
+  const stored = storedGames()[gameId] || {};
+  const view = await api.view(gameId, key);
+  const keys = { ...(stored.keys || {}) };
+  if (key && view.seat) keys[view.seat] = key;
+  startGame(gameId, view, { keys, owner: stored.owner || null });
+}
+
 async function resumeFromAddress() {
   const params = new URLSearchParams(location.hash.slice(1));
   const gameId = params.get("game");
   if (!gameId) return false;
   try {
-    const view = await api.view(gameId, Number(params.get("seat") || 0));
-    startGame(gameId, view);
+    await openGame(gameId, params.get("key"));
     return true;
-  } catch (_) {
-    history.replaceState(null, "", location.pathname);
-    return false;
+  } catch (error) {
+    if (error.status === 404) forgetGame(gameId);
+    showError(error.message || String(error));
+    return true;
   }
 }
 
@@ -637,6 +909,19 @@ async function main() {
   $("analyse-button").addEventListener("click", analyse);
   $("review-back").addEventListener("click", leaveReview);
   $("pass-button").addEventListener("click", () => switchSeat(Number($("pass-button").dataset.seat)));
+  $("save-button").addEventListener("click", saveRecord);
+  $("resign-button").addEventListener("click", resign);
+  $("rematch-button").addEventListener("click", rematch);
+  $("delete-button").addEventListener("click", deleteGame);
+  $("invite-button").addEventListener("click", () => {
+    const stored = storedGames()[state.gameId] || {};
+    if (stored.invitations) showInvitations(state.gameId, stored.invitations);
+  });
+  $("invite-done").addEventListener("click", () => $("invite-dialog").close());
+  $("notify-button").addEventListener("click", askToNotify);
+  $("my-games-button").addEventListener("click", showMyGames);
+  $("my-games-close").addEventListener("click", () => $("my-games-dialog").close());
+  window.addEventListener("hashchange", () => resumeFromAddress());
   $("load-input").addEventListener("change", (event) => {
     const file = event.target.files[0];
     event.target.value = "";
@@ -669,6 +954,7 @@ async function main() {
 window.palaisPage = {
   view: () => state.view,
   seat: () => state.seat,
+  keys: () => ({ ...state.keys }),
   reviewing: () => Boolean(state.review),
   shownPly: () => (state.review ? state.review.ply : state.view && state.view.ply),
   shownView: () => (state.review ? state.review.view : state.view),

@@ -1,0 +1,120 @@
+"""Games: the server's offer (meta), a new game with its seat keys, rematch, delete, and
+the public summary of the games a browser holds links for ("My games")."""
+
+from __future__ import annotations
+
+import importlib.metadata
+
+from starlette.concurrency import run_in_threadpool
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from engine.options import OPTION_HELP, RuleOptions, int_range
+from search.algorithms import REGISTRY
+
+from .. import making
+from ..config import BUILTIN_PLAYERS
+from ..credentials import SeatKeys
+from ..inputs import json_body
+from ..session import Refused
+from ..views import seat_number
+from .common import Server, answer, api, seat_route
+
+MAX_LISTED = 100                         # games asked about in one "My games" request
+
+
+def meta(config) -> dict:
+    players = [{"name": name, "kind": "builtin", "label": REGISTRY[name].help}
+               for name in BUILTIN_PLAYERS]
+    players += [{"name": spec.name, "kind": "engine", "label": " ".join(spec.cmd)}
+                for spec in config.engines]
+    options = []
+    for name, default in RuleOptions().to_dict().items():
+        entry = {"name": name, "type": "bool" if isinstance(default, bool) else "int",
+                 "default": default, "help": OPTION_HELP.get(name, "")}
+        if int_range(name):
+            entry["min"], entry["max"] = int_range(name)
+        options.append(entry)
+    return {"version": importlib.metadata.version("palais-engine"), "players": players,
+            "languages": list(config.languages), "rule_options": options,
+            "limits": {"max_games": config.max_games, "idle_minutes": config.idle_minutes,
+                       "max_upload_bytes": config.max_upload_bytes,
+                       "max_message_bytes": config.max_message_bytes,
+                       "engine_restarts": config.engine_restarts,
+                       "budget_ms": {"min": config.budget_ms_min, "max": config.budget_ms_max,
+                                     "default": config.budget_ms_default}}}
+
+
+def created(session, keys, owner) -> dict:
+    """The answer to whoever made a game: its id, the owner key, and per seat its key (the
+    creator hands the others theirs as invitation links). `mine`: the seats this page plays
+    (every person's in a shared game, else the first person's)."""
+    people = sorted(session.human_seats)
+    mine = people if session.shared else people[:1]
+    view = session.start(mine[0] if mine else None)
+    return {"game": session.id, "view": view, "owner": owner, "shared": session.shared,
+            "mine": [seat_number(q) for q in mine],
+            "seats": [{"seat": seat_number(q), "name": session.game.names[q],
+                       "kind": session.kinds[q], "key": key} for q, key in enumerate(keys)],
+            "commitment": session.commitment()}
+
+
+def routes(server: Server) -> list:
+    config, store = server.config, server.store
+
+    @api
+    async def get_meta(request):
+        return JSONResponse(meta(config))
+
+    @api
+    async def new_game(request):
+        data = await json_body(request, config.max_upload_bytes)
+        settings = making.settings_of(config, data)
+        session, keys, owner = await run_in_threadpool(making.create, server, settings)
+        return answer(created(session, keys, owner), session)
+
+    @seat_route(server)
+    async def delete_game(request, access):
+        if not access.owner:
+            raise Refused("only the game's creator (the owner key) may delete it", 403)
+        await run_in_threadpool(store.delete, access.session.id)
+        return JSONResponse({"deleted": True})
+
+    @seat_route(server)
+    async def rematch(request, access):
+        """The same people and engines, a new deal, every seat moved one place on (seat 1
+        plays as seat 2, ...): each person's key now opens their new seat, so the links
+        they hold bring them to the rematch."""
+        session = access.session
+        if not access.owner:
+            raise Refused("only the game's creator (the owner key) may start a rematch", 403)
+        with session.lock:
+            if session.rematch_id is not None:
+                raise Refused("this game has a rematch already", 409)
+            old = session.settings
+            n = len(old["players"])
+
+            def turned(values):
+                return [values[(q - 1) % n] for q in range(n)]
+            settings = {**old, "players": turned(old["players"]), "names": turned(old["names"]),
+                        "seed": config.seeds.randrange(2 ** 31), "from_record": False}
+            keys = SeatKeys(turned(session.keys.seats), session.keys.owner)
+        new, _, _ = await run_in_threadpool(making.create, server, settings, None, keys)
+        session.set_rematch(new.id)
+        return answer({"game": new.id, "view": new.start(None)}, new)
+
+    @api
+    async def my_games(request):
+        data = await json_body(request, config.max_upload_bytes)
+        ids = data.get("games")
+        if not isinstance(ids, list) or len(ids) > MAX_LISTED or not all(isinstance(i, str) for i in ids):
+            raise Refused(f"games: expected a list of at most {MAX_LISTED} game ids")
+        return JSONResponse({"games": await run_in_threadpool(store.summaries, ids)})
+
+    return [
+        Route("/api/meta", get_meta),
+        Route("/api/games", new_game, methods=["POST"]),
+        Route("/api/games/{game}", delete_game, methods=["DELETE"]),
+        Route("/api/games/{game}/rematch", rematch, methods=["POST"]),
+        Route("/api/my-games", my_games, methods=["POST"]),
+    ]

@@ -1,0 +1,68 @@
+"""Records: the download (a seat's own view while the game goes on, the full record with
+the draw secret once it is over) and the upload of a record as a new game, any of whose
+seats may be given to an engine."""
+
+from __future__ import annotations
+
+from starlette.concurrency import run_in_threadpool
+from starlette.responses import Response
+from starlette.routing import Route
+
+from engine.errors import PalaisError
+from play.game import PlayGame, read_game_text
+
+from .. import making
+from ..inputs import read_body
+from ..session import Refused
+from .common import Server, answer, api, seat_route
+from .games import created
+
+
+def load_record(server: Server, raw: bytes, players_text: str | None):
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise Refused(f"the record is not UTF-8 text (byte {exc.start})") from None
+    try:
+        rec, start = read_game_text(text)
+        game = PlayGame.from_record(rec, start)
+    except (PalaisError, ValueError, RecursionError) as exc:
+        raise Refused(f"cannot load the record: {exc}") from None
+    n = game.n_players
+    kinds = ["human"] * n
+    if players_text:
+        kinds = players_text.split(",")
+        if len(kinds) != n:
+            raise Refused(f"players: expected {n} comma-separated players (human or an engine's "
+                          f"name), one per seat of the record")
+    players = making.players_of(kinds)
+    making.seat_specs(server.config, players)
+    settings = {"players": players, "names": list(game.names), "seed": game.seed,
+                "budget_ms": server.config.budget_ms_default,
+                "options": game.options.to_dict() if game.options else {},
+                "first_game": game.first_game, "shared": True, "from_record": True}
+    return making.create(server, settings, game)
+
+
+def routes(server: Server) -> list:
+    config = server.config
+
+    @seat_route(server)
+    async def get_record(request, access):
+        session = access.session
+        text = await run_in_threadpool(session.record_text, access.seat)
+        return Response(text, media_type="text/plain; charset=utf-8", headers={
+            "Content-Disposition": f'attachment; filename="palais-{session.id[:8]}.txt"',
+            "Cache-Control": "no-store"})
+
+    @api
+    async def post_record(request):
+        raw = await read_body(request, config.max_upload_bytes)
+        players = request.query_params.get("players")
+        session, keys, owner = await run_in_threadpool(load_record, server, raw, players)
+        return answer(created(session, keys, owner), session)
+
+    return [
+        Route("/api/games/{game}/record", get_record),
+        Route("/api/records", post_record, methods=["POST"]),
+    ]

@@ -1,0 +1,163 @@
+"""A seat's routes: its view, its decisions, take-backs, hints, resigning, and the game's
+WebSocket. Every one goes through the seat check (common.seat_route, or the socket's first
+message): without the seat's key the caller is a spectator, who sees the public view and
+may do nothing else."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+from starlette.concurrency import run_in_threadpool
+from starlette.responses import JSONResponse
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from search.params import SearchLimits
+
+from ..inputs import int_field, json_body
+from ..session import RESTART, Refused, Watcher
+from .common import Server, access, answer, language, seat_route
+
+MAX_HINTS = 10
+WS_FORBIDDEN = 4403
+WS_TOO_BIG = 1009
+WS_BAD_REQUEST = 1008                # policy violation: a bad request, such as a bad hello
+WS_GONE = 4404                       # no such game (any more): a page should not reconnect
+WS_RESTART = 1012                    # service restart: the game is kept, a page reconnects
+WS_CLOSE_CODES = {403: WS_FORBIDDEN, 404: WS_GONE}     # a refusal's HTTP status -> close code
+WS_REASON_BYTES = 123                # the most a close frame's reason may hold (RFC 6455)
+WS_QUEUE = 256                       # messages waiting for a slow page; past that, dropped
+HELLO_TIMEOUT_S = 10.0               # a socket's first message, with its key, must come by then
+
+
+def close_reason(text: str) -> str:
+    """`text` cut to what a WebSocket close frame can carry (whole characters only)."""
+    return text.encode()[:WS_REASON_BYTES].decode(errors="ignore")
+
+
+def routes(server: Server) -> list:
+    config, store = server.config, server.store
+
+    @seat_route(server)
+    async def get_view(request, access):
+        access.session.release()
+        return JSONResponse(access.session.view(access.seat))
+
+    @seat_route(server)
+    async def post_action(request, access):
+        data = await json_body(request, config.max_message_bytes)
+        return answer(access.session.act(access.seat, data.get("action")), access.session)
+
+    @seat_route(server)
+    async def post_undo(request, access):
+        await json_body(request, config.max_message_bytes)
+        return answer(access.session.undo(access.seat), access.session)
+
+    @seat_route(server)
+    async def post_resign(request, access):
+        await json_body(request, config.max_message_bytes)
+        return answer(access.session.resign(access.seat), access.session)
+
+    @seat_route(server)
+    async def post_hint(request, access):
+        from play.hints import find_hints
+
+        from ..review import hints_json
+        session = access.session
+        data = await json_body(request, config.max_message_bytes)
+        top = int_field(data, "top", 1, MAX_HINTS, 3)
+        lang = language(server, data)
+        with session.hint_state(access.seat) as state:
+            report = await run_in_threadpool(find_hints, state, SearchLimits(iterations=config.hint_iterations),
+                                             top=top, seed=session.seed, lang=lang)
+        return JSONResponse(hints_json(report))
+
+    async def hello(websocket: WebSocket):
+        """The socket's first message, {"key": KEY or null}: the seat it watches as."""
+        try:
+            message = await asyncio.wait_for(websocket.receive_json(), HELLO_TIMEOUT_S)
+        except (asyncio.TimeoutError, ValueError, KeyError):
+            raise Refused("expected a first message {\"key\": KEY or null}") from None
+        if not isinstance(message, dict):
+            raise Refused("expected a first message {\"key\": KEY or null}")
+        return message.get("key")
+
+    async def game_socket(websocket: WebSocket):
+        await websocket.accept()
+        if not server.policy.origin_allowed(websocket.headers.get("origin"),
+                                            server_port(websocket.scope)):
+            await websocket.close(code=WS_FORBIDDEN, reason="foreign Origin")
+            return
+        try:
+            session = await run_in_threadpool(store.get, websocket.path_params["game"])
+            seat = access(session, await hello(websocket)).seat
+        except Refused as exc:
+            await websocket.send_json({"type": "error", "error": str(exc)})
+            await websocket.close(code=WS_CLOSE_CODES.get(exc.status, WS_BAD_REQUEST),
+                                  reason=close_reason(str(exc)))
+            return
+        except WebSocketDisconnect:
+            return
+        session.release()                       # an engine turn whose request was cut short
+        loop = asyncio.get_running_loop()
+        queue: asyncio.Queue = asyncio.Queue(WS_QUEUE)
+
+        def put(message):
+            if message is None or message is RESTART:    # the end: make room for it
+                while queue.full():
+                    queue.get_nowait()
+            with contextlib.suppress(asyncio.QueueFull):
+                queue.put_nowait(message)
+
+        def send(message):              # from any thread; nothing once the loop has closed
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(put, message)
+
+        watcher = Watcher(seat, send)
+        session.watch(watcher)
+        put({"type": "view", "view": session.view(seat)})
+
+        async def pump():
+            while True:
+                message = await queue.get()
+                if message is None:
+                    await websocket.close(code=WS_GONE, reason="this game is closed on the server")
+                    return
+                if message is RESTART:          # the game stays in the database: come back
+                    await websocket.close(code=WS_RESTART, reason="the server is restarting")
+                    return
+                await websocket.send_json(message)
+
+        sender = asyncio.create_task(pump())
+        try:
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                size = len(message.get("bytes") or b"") + len((message.get("text") or "").encode())
+                if size > config.max_message_bytes:
+                    await websocket.close(code=WS_TOO_BIG, reason="message too big")
+                    break
+        except WebSocketDisconnect:
+            pass
+        finally:
+            session.unwatch(watcher)
+            sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await sender
+
+    return [
+        Route("/api/games/{game}/view", get_view),
+        Route("/api/games/{game}/action", post_action, methods=["POST"]),
+        Route("/api/games/{game}/undo", post_undo, methods=["POST"]),
+        Route("/api/games/{game}/resign", post_resign, methods=["POST"]),
+        Route("/api/games/{game}/hint", post_hint, methods=["POST"]),
+        WebSocketRoute("/ws/games/{game}", game_socket),
+    ]
+
+
+def server_port(scope) -> int | None:
+    """The port the request reached (the ASGI server's socket), if the server says."""
+    server = scope.get("server")
+    return server[1] if server and len(server) > 1 and isinstance(server[1], int) else None
