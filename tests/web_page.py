@@ -31,6 +31,9 @@ def chromium_missing_reason() -> str | None:
     return None
 
 
+SEED = 20261201           # the deals of the page's new games in the browser tests
+
+
 @contextlib.contextmanager
 def served(config=None, port: int = 0):
     """The app of `config` (web.config.ServerConfig) served by uvicorn in a thread on a free
@@ -45,7 +48,9 @@ def served(config=None, port: int = 0):
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", port))
     port = sock.getsockname()[1]
-    config = config or ServerConfig()
+    # A seeded generator for the deals (the draws' secrets are seeded in test processes too:
+    # tests/conftest.py), so a browser test plays the same game on every run.
+    config = config or ServerConfig(seeds=random.Random(SEED))
     config.port = port
     server = uvicorn.Server(uvicorn.Config(create_app(config), lifespan="on",
                                            **uvicorn_options(config)))
