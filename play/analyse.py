@@ -257,13 +257,13 @@ def win_probability_figure(rec, analyses):
     for q in range(rec.n_players):
         label = f"seat {q + 1}" + (f" ({names[q]})" if q < len(names) else "")
         line, = ax.plot(xs, [t.win_after[q] for t in analyses], label=label, linewidth=1.6)
-        for verdict, marker, size, mark in (("mistake", "o", 40, "?"), ("blunder", "X", 70, "??")):
-            bad = [t for t in analyses if t.seat == q and t.verdict == verdict]
+        for kind, marker, size, mark in (("mistake", "o", 40, "?"), ("blunder", "X", 70, "??")):
+            bad = [t for t in analyses if t.seat == q and t.verdict == kind]
             if not bad:
                 continue
             ax.scatter([t.number for t in bad], [t.win_after[q] for t in bad], marker=marker,
                        s=size, color=line.get_color(), edgecolors="black", linewidths=0.6,
-                       zorder=3, gid=f"{verdict}-seat{q + 1}")
+                       zorder=3, gid=f"{kind}-seat{q + 1}")
             for t in bad:
                 ax.annotate(mark, (t.number, t.win_after[q]), textcoords="offset points",
                             xytext=(0, 7), ha="center", fontsize=8, fontweight="bold")
