@@ -27,6 +27,20 @@ from search.positions import midgame
 
 from helpers import ServerSession
 
+
+@pytest.fixture(autouse=True)
+def _portable_kernel():
+    """Every review here runs the portable value kernel, which gives the same bits on every
+    machine: the stored games' verdicts and the shipped example were made with it. The AVX2
+    kernel's values differ in the last bits (about 1e-7), enough to tip a near-tie between
+    candidates and so a verdict (docs/search.md, "Kernels"). Forked analysis processes
+    inherit the choice."""
+    from search import _value
+    was = _value.kernel_name()
+    _value.set_kernel("portable")
+    yield
+    _value.set_kernel(was)
+
 DATA = Path(__file__).parent / "data"
 EXAMPLES = Path(__file__).parent.parent / "docs" / "examples"
 GAMES = sorted(DATA.glob("review-*.rec"))
