@@ -64,6 +64,8 @@ VERSION_MARGIN = 1000
 
 
 class SqliteStore(MemoryStore):
+    keeps_games = True               # an evicted game leaves memory, not the database
+
     def __init__(self, path: str, max_games: int, idle_s=None, clock=time.monotonic,
                  keep_days: int = 30, wall=time.time):
         super().__init__(max_games, idle_s, clock)
@@ -240,18 +242,7 @@ class SqliteStore(MemoryStore):
 
     def _create_as(self, game_id: str, make_session):
         """A stored game made live again under its own id (a place counts, as for a new one)."""
-        self.expire_idle()
-        evicted = None
-        with self._lock:
-            if len(self._games) >= self.max_games:
-                evicted = self._evictable()
-                if evicted is None:
-                    raise Refused(f"{self.max_games} games are live already (--max-games); "
-                                  f"come back later", 429)
-                del self._games[evicted.id]
-            self._games[game_id] = None
-        if evicted is not None:
-            evicted.close(kept=True)
+        self._take_place(game_id, "come back later")
         try:
             session = make_session(game_id)
         except BaseException:

@@ -67,6 +67,8 @@ class GameStore(ABC):
 
 
 class MemoryStore(GameStore):
+    keeps_games = False              # an evicted game is gone (a database store keeps it)
+
     def __init__(self, max_games: int, idle_s: float | None = None, clock=time.monotonic):
         self.max_games = max_games
         self.idle_s = idle_s
@@ -80,6 +82,13 @@ class MemoryStore(GameStore):
     def reserve(self) -> str:
         """An id for a game about to be made (its place counts towards the limit at once, so
         two requests cannot both take the last one); Refused 429 when the server is full."""
+        game_id = self.new_id()
+        self._take_place(game_id, "delete one first")
+        return game_id
+
+    def _take_place(self, game_id: str, advice: str) -> None:
+        """Count `game_id` towards --max-games now, making room by evicting the finished,
+        unwatched game touched longest ago; Refused 429 (with `advice`) when none can go."""
         self.expire_idle()
         evicted = None
         with self._lock:
@@ -87,13 +96,11 @@ class MemoryStore(GameStore):
                 evicted = self._evictable()
                 if evicted is None:
                     raise Refused(f"{self.max_games} games are live already (--max-games); "
-                                  f"delete one first", 429)
+                                  f"{advice}", 429)
                 del self._games[evicted.id]
-            game_id = self.new_id()
             self._games[game_id] = None
         if evicted is not None:
-            evicted.close()
-        return game_id
+            evicted.close(kept=self.keeps_games)
 
     def _evictable(self):
         """The finished, unwatched, idle game touched longest ago, or None."""
