@@ -29,7 +29,7 @@ cdef enum:
 # is the same for every seat (`shared`: the public game-wide entries and the park squares)
 # once, and each seat's own part (its unknown pool and hand, the seat blocks in its turn
 # order, the squares' servant owners relative to it). A seat's observation is the two
-# lists merged; its values are exactly write_features's.
+# lists merged; write_features is that list scattered into a zeroed vector.
 cdef struct SparseFeatures:
     int n_players
     int seats[MAX_P]               # 1: seat p's observation is here

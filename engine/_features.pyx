@@ -6,7 +6,7 @@
 # follows the blocks below in the same order. Everything is scaled to about [0, 1].
 
 from engine._state cimport (
-    GameState, State, view_state, has_majority, final_scores,
+    GameState, State, has_majority, final_scores,
     MAX_P, N_R, N_C, N_SQ, N_PRIV, N_STAGES, S_SOURCE, SOURCE_PARK, P_INCOME,
 )
 
@@ -46,121 +46,22 @@ for _i in range(4):
         SIDE_SQ[_i][_j] = _SIDES[_i][_j]
 
 
-# Step 1: the seat's view (a full state becomes it; another seat's view is refused).
-# Step 2: the game-wide block. Step 3: one block per seat, the observer first, then the
-# others in turn order, absent seats left zero. Step 4: one block per park square.
+# One seat's observation, dense: sparse_features's entries for that seat scattered into a
+# zeroed vector, so the features are written once (in sparse_features). Returns -1 and writes
+# nothing when `s` is another observer's view (or the public one) or seat is not in the game.
 cdef int write_features(const GameState* s, int seat, float* out) noexcept nogil:
-    cdef GameState view
-    cdef const GameState* v
-    cdef int i, k, p, q, r, c, t, sq, side, n, rel, priv
-    cdef int scores[MAX_P]
-    cdef int tiles = 0
-    if seat < 0 or seat >= s.n_players:
+    cdef SparseFeatures f
+    cdef int i
+    if seat < 0 or seat >= s.n_players or (s.observer >= 0 and s.observer != seat):
         return -1
-    if s.observer == seat:
-        v = s
-    elif s.observer < 0:
-        view_state(s, seat, &view)
-        v = &view
-    else:
+    if sparse_features(s, seat, &f) == 0:
         return -1
-    n = v.n_players
     for i in range(FEATURE_SIZE):
         out[i] = 0.0
-    for sq in range(N_SQ):
-        if v.tile_at[sq] >= 0:
-            tiles += 1
-    final_scores(v, scores)
-
-    # Step 2: game-wide (GLOBAL_SIZE entries)
-    k = 0
-    out[k + n - 2] = 1.0                                   # players one-hot: 2, 3, 4
-    k += 3
-    out[k] = v.round / ROUND_SCALE
-    out[k + 1] = v.last_round
-    k += 2
-    out[k + v.stage] = 1.0                                 # stage one-hot
-    k += N_STAGES
-    out[k] = v.setup_count / SETUP_SCALE
-    out[k + 1] = v.gate_left / COUNTER_SCALE
-    out[k + 2] = v.gate_max / COUNTER_SCALE
-    out[k + 3] = v.moves_left / COUNTER_SCALE
-    k += 4
-    if v.stage == S_SOURCE:                                # where a servant is being placed
-        out[k + v.source_for] = 1.0
-    k += N_R + 1
-    out[k] = v.turq / POOL_SCALE
-    out[k + 1] = v.viol / POOL_SCALE
-    out[k + 2] = v.rec / POOL_SCALE
-    out[k + 3] = v.guards / CARD_SCALE
-    out[k + 4] = v.moves_bonus / COUNTER_SCALE
-    out[k + 5] = v.intrigue
-    out[k + 6] = v.draws_left / POOL_SCALE
-    out[k + 7] = tiles / PILE_SCALE
-    out[k + 8] = v.deck_size / PILE_SCALE
-    k += 9
-    for c in range(N_C):
-        out[k + c] = v.deck[c] / CARD_SCALE                # unknown pool: pile + others' hands
-        out[k + N_C + c] = v.discard[c] / CARD_SCALE
-        out[k + 2 * N_C + c] = v.hand[seat][c] / CARD_SCALE
-    k += 3 * N_C
-    for i in range(N_R):                                   # layout: grid cell -> room one-hot
-        out[k + i * N_R + v.layout[i]] = 1.0
-    k += N_R * N_R
-
-    # Step 3: per seat (SEAT_SIZE entries each, 4 blocks)
-    for rel in range(n):
-        p = (seat + rel) % n
-        i = k + rel * SEAT_SIZE
-        out[i] = 1.0
-        out[i + 1] = 1.0 if v.to_move == p else 0.0
-        i += 2
-        for r in range(N_R):
-            out[i + r] = v.rooms[p][r] / ROOM_SCALE
-            out[i + N_R + r] = has_majority(v, p, r)
-        i += 2 * N_R
-        out[i] = v.area[p] / AREA_SCALE
-        out[i + 1] = v.supply[p] / SUPPLY_SCALE
-        out[i + 2] = v.gold[p] / GOLD_SCALE
-        out[i + 3] = v.hand_size[p] / HAND_SCALE
-        out[i + 4] = v.honours[p] / CARD_SCALE
-        i += 5
-        for t in range(v.rules.n_tiles):                   # nobles: count, VP, privileges
-            if v.owner[t] == p:
-                out[i] += 1.0 / NOBLES_SCALE
-                out[i + 1] += v.rules.tile_vp[t] / VP_SCALE
-                priv = v.rules.tile_priv[t]
-                if priv == P_INCOME:
-                    out[i + 2 + priv - 1] += v.rules.tile_amount[t] / INCOME_SCALE
-                elif priv > 0:
-                    out[i + 2 + priv - 1] += 1.0 / PRIV_SCALE
-        i += 2 + N_PRIV - 1
-        for sq in range(N_SQ):
-            if v.park_servant[sq] == p:
-                out[i] += 1.0 / PARK_SCALE
-        for side in range(4):
-            for q in range(6):
-                if v.park_servant[SIDE_SQ[side][q]] == p:
-                    out[i + 1 + side] += 1.0 / SIDE_SCALE
-        out[i + 5] = scores[p] / VP_SCALE
-    k += MAX_P * SEAT_SIZE
-
-    # Step 4: per park square (SQUARE_SIZE entries each, 36 blocks)
-    for sq in range(N_SQ):
-        i = k + sq * SQUARE_SIZE
-        t = v.tile_at[sq]
-        if t >= 0:
-            out[i] = 1.0
-            out[i + 1] = v.rules.tile_vp[t] / TILE_VP_SCALE
-            out[i + 2] = v.rules.tile_gold[t] / TILE_GOLD_SCALE
-            out[i + 3] = v.rules.tile_turq[t] / SEAL_SCALE
-            out[i + 4] = v.rules.tile_viol[t] / SEAL_SCALE
-            priv = v.rules.tile_priv[t]
-            if priv > 0:
-                out[i + 5 + priv - 1] = 1.0
-                out[i + 5 + N_PRIV - 1] = v.rules.tile_amount[t] / AMOUNT_SCALE
-        if v.park_servant[sq] >= 0:
-            out[i + 5 + N_PRIV + (v.park_servant[sq] - seat + n) % n] = 1.0
+    for i in range(f.n_shared):
+        out[f.shared_idx[i]] = f.shared_val[i]
+    for i in range(f.n_own[seat]):
+        out[f.own_idx[seat][i]] = f.own_val[seat][i]
     return FEATURE_SIZE
 
 
@@ -175,9 +76,11 @@ cdef inline int put(int n, int* idx, float* val, int i, float x) noexcept nogil:
     return n + (x != 0.0)
 
 
-# write_features for every seat at once, sparse (engine/_features.pxd: SparseFeatures). The
-# values are computed by the same expressions as write_features's, so they are the same
-# floats; only what depends on the seat is computed per seat.
+# The features of every seat at once, sparse (engine/_features.pxd: SparseFeatures); the one
+# place the features are written (write_features scatters one seat's entries). Step 2: the
+# game-wide block; step 3: one block per seat, the observer first, then the others in turn
+# order, absent seats left zero; step 4: one block per park square. What does not depend on
+# the seat is computed once; a full state gives each seat what its view would (view_state).
 cdef int sparse_features(const GameState* s, int only_seat, SparseFeatures* f) noexcept nogil:
     cdef int i, k, p, q, r, c, t, sq, side, n = s.n_players, rel, priv, seat, held = 0
     cdef int scores[MAX_P]

@@ -10,9 +10,14 @@ tests/data/value_before_kernels.npz holds 36 random-play positions of 2-4 player
 strings) and every seat's value from the C model as it was before the sparse features and
 the kernels (commit f41209c, shipped weights dffe97287658; NaN for absent seats): the
 portable kernel must give the same bits. It is not regenerated: it records the old code.
+tests/data/observations_dense_builder.json holds, for 108 random-play positions, a digest of
+every seat's observation as the separate dense builder wrote it before write_features became
+sparse_features scattered (commit 9bfadc8); it is not regenerated either.
 """
 
 import copy
+import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -32,6 +37,7 @@ from search.value import SHIPPED_WEIGHTS, arrays_from_bytes, kernel_name, load_v
 
 STORED = Path(__file__).parent / "data" / "value_features.npz"
 BEFORE = Path(__file__).parent / "data" / "value_before_kernels.npz"
+DENSE_BUILDER = Path(__file__).parent / "data" / "observations_dense_builder.json"
 ROOT = Path(__file__).resolve().parent.parent
 KERNELS = _value.available_kernels()
 
@@ -85,6 +91,20 @@ def test_every_seats_sparse_observation_is_exactly_the_dense_one():
             assert np.array_equal(rebuilt, dense)          # the same floats, bit for bit
             shared_part.append(n_shared / len(indices))
     assert np.median(shared_part) > 0.5, "most of a seat's entries are built once for all"
+
+
+def test_every_observation_is_the_old_dense_builders_bit_for_bit():
+    rows = json.loads(DENSE_BUILDER.read_text())["rows"]
+    assert len(rows) == 108
+    seen = 0
+    for row in rows:
+        state = State.from_snapshot(parse_position(row["position"]))
+        for seat in range(state.n_players):
+            for kind, observed in (("full", state), ("view", state.view(seat))):
+                digest = hashlib.sha256(observation_of(observed, seat).tobytes()).hexdigest()[:16]
+                assert digest == row["sha256"][f"{kind}{seat + 1}"], (row["position"], kind, seat)
+                seen += 1
+    assert seen == 2 * sum(State.from_snapshot(parse_position(r["position"])).n_players for r in rows)
 
 
 def test_a_seats_view_holds_only_that_seats_observation():
