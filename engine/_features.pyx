@@ -38,6 +38,12 @@ cdef float SEAL_SCALE = 3.0
 cdef float AMOUNT_SCALE = 5.0
 
 # The four scored sides of the park, as in engine.constants.SIDES.
+# where the nobles' and the park's entries start in a seat block (docs/features.md): after
+# present, to move, 9 rooms, 9 majorities, area, supply, gold, hand, honours
+cdef enum:
+    SEAT_NOBLES = 2 + 2 * N_R + 5
+    SEAT_PARK = SEAT_NOBLES + 2 + N_PRIV - 1
+
 cdef int SIDE_SQ[4][6]
 from engine.constants import SIDES as _SIDES
 cdef int _i, _j
@@ -162,7 +168,9 @@ cdef int sparse_features(const GameState* s, int only_seat, SparseFeatures* f) n
         ns = put(ns, f.shared_idx, f.shared_val, k + i * N_R + s.layout[i], 1.0)
     k += N_R * N_R
 
-    # Step 3: each player's block once, placed per seat in that seat's turn order
+    # Step 3: each player's block once, placed per seat in that seat's turn order. The tiles
+    # and the park are read in one pass each, adding to their owner's block (each sum in the
+    # same order as a pass per player would, so the same floats).
     for p in range(n):
         b = &blk[p][0]
         for i in range(SEAT_SIZE):
@@ -173,32 +181,39 @@ cdef int sparse_features(const GameState* s, int only_seat, SparseFeatures* f) n
         i += 2
         for r in range(N_R):
             b[i + r] = s.rooms[p][r] / room_scale
-            b[i + N_R + r] = has_majority(s, p, r)
+            if s.rooms[p][r] > 0:                          # no servant there: no majority
+                b[i + N_R + r] = has_majority(s, p, r)
         i += 2 * N_R
         b[i] = s.area[p] / AREA_SCALE
         b[i + 1] = s.supply[p] / SUPPLY_SCALE
         b[i + 2] = s.gold[p] / GOLD_SCALE
         b[i + 3] = s.hand_size[p] / HAND_SCALE
         b[i + 4] = s.honours[p] / CARD_SCALE
-        i += 5
-        for t in range(s.rules.n_tiles):
-            if s.owner[t] == p:
-                b[i] += 1.0 / nobles_scale
-                b[i + 1] += s.rules.tile_vp[t] / vp_scale
-                priv = s.rules.tile_priv[t]
-                if priv == P_INCOME:
-                    b[i + 2 + priv - 1] += s.rules.tile_amount[t] / income_scale
-                elif priv > 0:
-                    b[i + 2 + priv - 1] += 1.0 / priv_scale
-        i += 2 + N_PRIV - 1
-        for sq in range(N_SQ):
-            if s.park_servant[sq] == p:
-                b[i] += 1.0 / park_scale
-        for side in range(4):
-            for q in range(6):
-                if s.park_servant[SIDE_SQ[side][q]] == p:
-                    b[i + 1 + side] += 1.0 / side_scale
-        b[i + 5] = scores[p] / VP_SCALE
+    i = SEAT_NOBLES
+    for t in range(s.rules.n_tiles):
+        p = s.owner[t]
+        if p >= 0:
+            b = &blk[p][0]
+            b[i] += 1.0 / nobles_scale
+            b[i + 1] += s.rules.tile_vp[t] / vp_scale
+            priv = s.rules.tile_priv[t]
+            if priv == P_INCOME:
+                b[i + 2 + priv - 1] += s.rules.tile_amount[t] / income_scale
+            elif priv > 0:
+                b[i + 2 + priv - 1] += 1.0 / priv_scale
+    i = SEAT_PARK
+    for sq in range(N_SQ):
+        p = s.park_servant[sq]
+        if p >= 0:
+            blk[p][i] += 1.0 / park_scale
+    for side in range(4):
+        for q in range(6):
+            p = s.park_servant[SIDE_SQ[side][q]]
+            if p >= 0:
+                blk[p][i + 1 + side] += 1.0 / side_scale
+    for p in range(n):
+        b = &blk[p][0]
+        b[SEAT_PARK + 5] = scores[p] / VP_SCALE
         bn = 0
         for i in range(SEAT_SIZE):
             bn = put(bn, blk_off[p], blk_val[p], i, b[i])
