@@ -409,14 +409,15 @@ class EngineFacade:
 
         # The turn is played as every in-process seat plays it (search/turns.py): one search
         # and its line, or with Decision Share > 0 one search per decision of the turn. Only
-        # the first search (from the position given) is reported; a stop that came before a
+        # the first search's lines (from the position given) are reported; a stop that came before a
         # search began is seen by its callback at the end of its first chunk (a player
         # ignores stop() while it is not searching), and no search starts after it.
         turn = play_turn(_MultiPV(player, multipv), view, self.seat, limits, callback=progress,
                          stopped=search.stop.is_set, later_callback=watch)
-        result = turn.first
+        result = turn.first        # its lines, with what the whole turn's searches spent
         actions = turn.actions or self._fallback_turn()    # stopped before the first iteration
         result.best_turn = actions
+        result.iterations, result.node_visits, result.time_ms = turn.iterations, turn.node_visits, turn.time_ms
         on_info(Report(result, final=True))
         if limits.infinite:
             search.stop.wait()

@@ -144,7 +144,7 @@ class SearchParams:
                                low=0, low_open=True, high=1000)
     first_play: str = knob("policy", "which untried action a node tries first: policy (the rollout policy's choice, then random) | random",
                            choices=FIRST_PLAYS)
-    decision_share: float = knob(0.0, "a turn's budget: 0 = one search, its line played | x = a search at each decision with x of what is left (search/timeman.py)",
+    decision_share: float = knob(0.5, "a turn's budget: 0 = one search, its line played | x = a search at each decision with x of what is left (search/timeman.py)",
                                  low=0, high=1, pri="Decision Share")
     reuse_tree: bool = knob(True, "a search from a position the last search's tree holds goes on with that subtree")
     determinizations: int = knob(8, "pimc: how many worlds share the budget", low=1, high=1024)
@@ -197,7 +197,7 @@ PRESETS = {
                 "leaf_eval": "heuristic"},
     "heuristic": {"leaf_eval": "heuristic"},
     "learned": {"leaf_eval": "value"},
-    "v26": {"hash_mb": 64},
+    "v26": {"hash_mb": 64, "decision_share": 0.0},
 }
 
 

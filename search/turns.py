@@ -22,11 +22,15 @@ from .timeman import decision_limits, floor_limits
 
 @dataclass
 class TurnPlay:
-    """A turn as play_turn() chose it: its actions, the searches made, and the first one
-    (from the turn's position: its candidates are the turn's alternatives)."""
+    """A turn as play_turn() chose it: its actions, the searches made, the first one (from
+    the turn's position: its candidates are the turn's alternatives) and what all of them
+    spent together."""
     actions: list
     searches: int
     first: SearchResult | None
+    iterations: int = 0
+    node_visits: int = 0
+    time_ms: float = 0.0
 
 
 def choose_turn(player, state, seat: int, turn_limits: SearchLimits, sees_all: bool = False,
@@ -57,7 +61,8 @@ def play_turn(player, state, seat: int, turn_limits: SearchLimits, sees_all: boo
 
     if share <= 0 or registered is None or not registered.tree_search:
         result = search(state, turn_limits, True)
-        return TurnPlay(list(result.best_turn), 1, result)
+        return TurnPlay(list(result.best_turn), 1, result, result.iterations, result.node_visits,
+                        result.time_ms)
     state = state.copy()
     turn_round = state.round         # the turn ends with its round (search/mcts.turn_goes_on)
     actions, line, first = [], [], None
@@ -83,4 +88,4 @@ def play_turn(player, state, seat: int, turn_limits: SearchLimits, sees_all: boo
             action, line = result.best_turn[0], list(result.best_turn[1:])
         actions.append(action)
         state.apply(action)
-    return TurnPlay(actions, searches, first)
+    return TurnPlay(actions, searches, first, spent_iterations, spent_visits, spent_ms)

@@ -21,6 +21,7 @@ MIB = 1 << 20
 def test_the_default_hash_is_auto_and_v26_keeps_the_old_64_mib():
     assert SearchParams().hash_mb == 0
     assert SearchParams.preset("v26").hash_mb == 64 and PRESETS["v26"]["hash_mb"] == 64
+    assert SearchParams().decision_share == 0.5 and SearchParams.preset("v26").decision_share == 0.0
 
 
 def test_an_auto_tree_is_sized_from_the_budget_within_the_floor_and_the_machines_cap():

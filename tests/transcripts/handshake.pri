@@ -12,7 +12,7 @@
 < option name Rollout Turns type spin default -1 min -1 max 1000
 < option name Leaf Eval type combo default auto var auto var heuristic var value
 < option name Value Weights type string default <empty>
-< option name Decision Share type string default 0.0
+< option name Decision Share type string default 0.5
 < option name Move Overhead type spin default 30 min 0 max 10000
 < priok
 > isready
