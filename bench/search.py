@@ -11,8 +11,13 @@ also prints the weights' digest, the value kernel in use (PALAIS_KERNEL=portable
 portable one), the cost of one value evaluation (one seat) in ns and the cost per seat of a
 reward vector of every seat (what the search pays at a cutoff), and the row
 `value eval: <digest> <ns> ns per evaluation, <N> iterations/s` (<ns>: one seat alone).
+With --fill it instead searches one position per player count with the default parameters
+in a tree of --hash-mb MiB (give 64: the fixed default before Hash auto) until the tree is
+full, and prints the bytes a node provisions and uses, the iterations per second and the
+seconds until the tree was full; then the tree an auto Hash gives a search of 250 ms, 1 s
+and 4 s at that rate, and the seconds until it would be full at the rate nodes were made.
 Run: python bench/search.py [--iterations 50000] [--hash-mb 256] [--rollout-turns 4] [--processes 1]
-     [--leaf-eval value] [--value-weights FILE]
+     [--leaf-eval value] [--value-weights FILE] [--fill]
 """
 
 import argparse
@@ -27,6 +32,8 @@ sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
 
 from search._ismcts import TreeSearch
 from search.factory import make_player
+from search.mcts import new_tree
+from search.treesize import tree_mb
 from search.params import LEAF_EVALS, USES_VALUE, SearchLimits, SearchParams
 from search.positions import BENCH_POSITIONS, midgame
 from search.value import kernel_name, load_value_model
@@ -43,7 +50,11 @@ def main():
     parser.add_argument("--leaf-eval", choices=LEAF_EVALS, default=SearchParams().leaf_eval,
                         help="the evaluation at a rollout cutoff (value: the learned model)")
     parser.add_argument("--value-weights", default="", help="weights file for --leaf-eval value (default: shipped)")
+    parser.add_argument("--fill", action="store_true",
+                        help="time until a tree of --hash-mb MiB is full, and the auto Hash's trees")
     args = parser.parse_args()
+    if args.fill:
+        return fill(args.hash_mb)
     if args.leaf_eval in USES_VALUE:
         model = load_value_model(args.value_weights)
         costs = [model.ns_per_value(midgame(n, seed, round_), 0, 20_000) for n, seed, round_ in BENCH_POSITIONS]
@@ -79,6 +90,43 @@ def main():
               f"{sum(i for i, _ in every) / sum(t for _, t in every):.0f} iterations/s")
     print(f"ismcts_iter_per_s_4p={sum(i for i, _ in four) / sum(t for _, t in four):.0f} "
           f"bytes_per_node={bytes_per_node}")
+
+
+FILL_CHUNK = 1024
+AUTO_BUDGETS_MS = (250, 1000, 4000)
+
+
+def fill(hash_mb: int) -> None:
+    """--fill: how long a fixed tree lasts, and what an auto Hash gives instead."""
+    sizes = TreeSearch.record_bytes()
+    print(f"records: node {sizes['node']} B, edge {sizes['edge']} B, hash slot {sizes['slot']} B; "
+          f"provisioned per node {TreeSearch.bytes_per_node()} B (node, 2 slots, 12 edges)")
+    print(f"{'players':>7} {'nodes':>8} {'edges/node':>10} {'B used/node':>11} {'iter/s':>8} "
+          f"{'s to full':>9}   auto Hash MiB (s to full) at " + ", ".join(f"{t} ms" for t in AUTO_BUDGETS_MS))
+    seen = set()
+    for n, seed, round_ in BENCH_POSITIONS:
+        if n in seen:
+            continue
+        seen.add(n)
+        state = midgame(n, seed, round_)
+        params = SearchParams(seed=seed, hash_mb=hash_mb)
+        tree = new_tree(params, True, seed, n)
+        tree.set_root(state, state.to_move)
+        t0 = time.perf_counter()
+        while not tree.stats()["full"]:
+            tree.run(FILL_CHUNK, 0.0, 0)
+        elapsed = time.perf_counter() - t0
+        stats = tree.stats()
+        per_edge = stats["edges"] / stats["nodes"]
+        used = sizes["node"] + 2 * sizes["slot"] + per_edge * sizes["edge"]
+        rate = stats["iterations"] / elapsed
+        auto = []
+        for budget in AUTO_BUDGETS_MS:
+            mb = tree_mb(SearchParams(seed=seed), SearchLimits(time_ms=budget), rate)
+            nodes = (mb << 20) // TreeSearch.bytes_per_node() * min(1.0, 12 / per_edge)   # (12 edges a node)
+            auto.append(f"{mb} ({nodes / (stats['nodes'] / elapsed):.1f})")
+        print(f"{n:>7} {stats['nodes']:>8} {per_edge:>10.1f} {used:>11.0f} {rate:>8.0f} {elapsed:>9.2f}   "
+              + ", ".join(auto))
 
 
 if __name__ == "__main__":

@@ -18,11 +18,12 @@ holding the run's settings), and a run given a FILE that already holds games of 
 settings plays only the games of its schedule that FILE lacks: a stopped run resumes, and a
 finished one grows with a larger --games. The summary counts every game of the schedule.
 Run: python bench/tune.py --a reward=margin [--b preset=classic,...] [--games 200] [--iterations 4000]
-     [--b-iterations N] [--time-ms T] [--players 2] [--workers 2] [--first-deal 1] [--record FILE]
+     [--b-iterations N] [--time-ms T] [--b-time-ms T] [--players 2] [--workers 2] [--first-deal 1] [--record FILE]
 """
 
 import argparse
 import json
+import math
 import os
 import signal
 import sys
@@ -100,13 +101,13 @@ def limits_of(iterations, time_ms) -> SearchLimits:
 def record_header(args, a_params, b_params) -> dict:
     """What makes two runs' games comparable: both sides' settings (every knob, defaults
     included, so a changed default is a change), budgets and value weights."""
-    def side(params, iterations):
+    def side(params, iterations, time_ms):
         knobs = {k: v for k, v in asdict(SearchParams(**params)).items() if k not in HARNESS_KNOBS}
         return {"params": knobs, "weights": load_value_model(params.get("value_weights", "")).digest,
-                "iterations": None if args.time_ms else iterations, "time_ms": args.time_ms}
+                "iterations": None if time_ms else iterations, "time_ms": time_ms}
     header = {"tune_record": 1, "players": args.players,
-              "a": side(a_params, args.iterations),
-              "b": side(b_params, args.b_iterations)}
+              "a": side(a_params, args.iterations, args.time_ms),
+              "b": side(b_params, args.b_iterations, args.b_time_ms)}
     return json.loads(json.dumps(header, default=str))     # as it reads back from the file
 
 
@@ -151,6 +152,15 @@ def record_line(deal, a_seat, returns, scores) -> str:
                        "scores": list(scores)}) + "\n"
 
 
+def budget_text(args) -> str:
+    """Each side's budget as the summary names it: `250 ms`, `1000/250 ms`, `4000/4000 iterations`."""
+    if not args.time_ms:
+        return f"{args.iterations}/{args.b_iterations} iterations"
+    if args.b_time_ms == args.time_ms:
+        return f"{args.time_ms:.0f} ms"
+    return f"{args.time_ms:.0f}/{args.b_time_ms:.0f} ms"
+
+
 def _interrupt(signum, _frame):
     raise KeyboardInterrupt
 
@@ -171,6 +181,7 @@ def main():
     parser.add_argument("--iterations", type=int, default=4000, help="iterations per search (A, and B unless --b-iterations)")
     parser.add_argument("--b-iterations", type=int, default=None)
     parser.add_argument("--time-ms", type=float, default=None, help="time per search instead of iterations")
+    parser.add_argument("--b-time-ms", type=float, default=None, help="B's time per search (default: --time-ms)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--first-deal", type=int, default=1)
     parser.add_argument("--record", metavar="FILE", default=None,
@@ -178,13 +189,20 @@ def main():
     args = parser.parse_args()
     if args.b_iterations is None:
         args.b_iterations = args.iterations
+    if args.b_time_ms is None:
+        args.b_time_ms = args.time_ms
+    elif not args.time_ms:
+        parser.error("--b-time-ms needs --time-ms (both sides search by time)")
+    for name in ("time_ms", "b_time_ms"):
+        if getattr(args, name) is not None and not math.isfinite(getattr(args, name)):
+            parser.error(f"--{name.replace('_', '-')} must be a finite number of ms")
     for name, least in (("games", 1), ("workers", 1), ("first_deal", 0)):
         if getattr(args, name) < least:
             parser.error(f"--{name.replace('_', '-')} must be at least {least}")
     try:
         a_params, b_params = parse_params(args.a), parse_params(args.b)
         a_limits = limits_of(args.iterations, args.time_ms)
-        b_limits = limits_of(args.b_iterations, args.time_ms)
+        b_limits = limits_of(args.b_iterations, args.b_time_ms)
         header = record_header(args, a_params, b_params)
         done = read_record(args.record, header) if args.record else {}
         record = None
@@ -232,7 +250,7 @@ def main():
     fair = 1.0 / n                                   # A's share if A and B were equal
     elo = elo_of(won / games) if n == 2 else float("nan")   # Elo only means something for two
     print(f"A ({args.a or 'defaults'}) vs B ({args.b or 'defaults'}), {n} players, "
-          f"{'%.0f ms' % args.time_ms if args.time_ms else '%d/%d iterations' % (args.iterations, args.b_iterations)} per search, "
+          f"{budget_text(args)} per search, "
           f"{games} games (A's equal share: {fair:.3f}), {time.time() - started:.0f} s")
     print(f"A: {side_a.line()}")
     print(f"B: {side_b.line()}")

@@ -27,6 +27,7 @@ from engine.errors import PalaisError
 from search.params import KNOBS, USES_VALUE, Knob, SearchLimits, SearchParams, tree_memory_cap_mb
 from search.factory import make_player
 from search.timeman import clock_time_ms
+from search.turns import play_turn
 from search.kernel import kernel_name
 from search.value import load_value_model
 
@@ -159,6 +160,17 @@ class _Job:
         self.reported = False            # the answer is being written: the engine is idle
         self.done = threading.Event()    # the answer is written
         self.thread = None
+
+
+class _MultiPV:
+    """A player whose searches keep `top_k` candidates (the MultiPV lines reported)."""
+
+    def __init__(self, player, top_k: int):
+        self.player, self.top_k = player, top_k
+        self.params = getattr(player, "params", None)
+
+    def search(self, state, seat=None, limits=None, callback=None):
+        return self.player.search(state, seat, limits, callback=callback, top_k=self.top_k)
 
 
 class EngineFacade:
@@ -387,20 +399,29 @@ class EngineFacade:
             return None
         player = self._player_for(on_message)
 
-        def progress(p):
+        def watch(p):
             if search.stop.is_set():
                 player.stop()
+
+        def progress(p):
+            watch(p)
             on_info(Report(p, final=False))
 
-        # A stop that came before the player's search began is seen by progress(), at the
-        # end of the first chunk (a player ignores stop() while it is not searching).
-        result = player.search(view, self.seat, limits, callback=progress, top_k=multipv)
-        if not result.best_turn:              # stopped before the first iteration
-            result.best_turn = self._fallback_turn()
+        # The turn is played as every in-process seat plays it (search/turns.py): one search
+        # and its line, or with Decision Share > 0 one search per decision of the turn. Only
+        # the first search's lines (from the position given) are reported; a stop that came before a
+        # search began is seen by its callback at the end of its first chunk (a player
+        # ignores stop() while it is not searching), and no search starts after it.
+        turn = play_turn(_MultiPV(player, multipv), view, self.seat, limits, callback=progress,
+                         stopped=search.stop.is_set, later_callback=watch)
+        result = turn.first        # its lines, with what the whole turn's searches spent
+        actions = turn.actions or self._fallback_turn()    # stopped before the first iteration
+        result.best_turn = actions
+        result.iterations, result.node_visits, result.time_ms = turn.iterations, turn.node_visits, turn.time_ms
         on_info(Report(result, final=True))
         if limits.infinite:
             search.stop.wait()
-        return result.best_turn
+        return actions
 
     def stop(self) -> None:
         """Ask the running search (or tool) to end; never blocks. Ignored when none runs."""

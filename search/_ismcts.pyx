@@ -331,6 +331,12 @@ cdef class TreeSearch:
         """Memory one tree node costs with its share of edges and hash table (the Hash budget's unit)."""
         return sizeof(Node) + 2 * sizeof(int32_t) + EDGES_PER_NODE * sizeof(Edge)
 
+    @staticmethod
+    def record_bytes():
+        """The bytes of one node record, one edge record and one hash slot (what a tree
+        actually uses per node: node + 2 slots + its edges; bench/search.py --fill)."""
+        return {"node": sizeof(Node), "edge": sizeof(Edge), "slot": sizeof(int32_t)}
+
     def __dealloc__(self):
         free(self.tree.nodes)
         free(self.tree.edges)
@@ -393,6 +399,29 @@ cdef class TreeSearch:
     def fill(self):
         """The share of the tree's node capacity in use."""
         return self.tree.n_nodes / <double>self.tree.node_cap
+
+    def audit(self):
+        """Check the tree's statistics: every node's visits are the sum of its edges' visits
+        (an iteration counts a node as it takes one of its edges), every node's edges lie in
+        the used part of the edge array, and the hash table finds every node by its key.
+        Returns {"nodes", "edges", "edge_visits", "bad_visits", "bad_edges", "unfound"}."""
+        cdef long long i, j, total, edge_visits = 0, bad_visits = 0, bad_edges = 0, unfound = 0
+        cdef Node* node
+        for i in range(self.tree.n_nodes):
+            node = &self.tree.nodes[i]
+            if node.first_edge < 0 or node.first_edge + node.n_edges > self.tree.n_edges:
+                bad_edges += 1
+                continue
+            total = 0
+            for j in range(node.first_edge, node.first_edge + node.n_edges):
+                total += self.tree.edges[j].visits
+            edge_visits += total
+            if total != node.visits:
+                bad_visits += 1
+            if self.tree.table[find_slot(&self.tree, node.key)] != i:
+                unfound += 1
+        return {"nodes": self.tree.n_nodes, "edges": self.tree.n_edges, "edge_visits": edge_visits,
+                "bad_visits": bad_visits, "bad_edges": bad_edges, "unfound": unfound}
 
     cdef void _center_margins(self):
         # reward=dynamic centres each seat's margin utility on the margin the static evaluation

@@ -106,7 +106,11 @@ class PIMCSearch(BasePlayer):
         per_world_ms = limits.time_ms / k if limits.time_ms else 0.0
         per_world_iterations = -(-limits.iterations // k) if limits.iterations else 0
         per_world_visits = -(-limits.visits // k) if limits.visits else 0
-        hash_mb = max(1, self.params.hash_mb // k)
+        if limits.infinite and not (per_world_iterations or per_world_ms or per_world_visits):
+            per_world_iterations = 10_000
+        params = self.params.with_(hash_mb=max(1, self.params.hash_mb // k)) if self.params.hash_mb else self.params
+        per_world = SearchLimits(iterations=per_world_iterations or None, visits=per_world_visits or None,
+                                 time_ms=per_world_ms or None)
         totals = {}
         worlds = []
         done = 0
@@ -114,12 +118,10 @@ class PIMCSearch(BasePlayer):
             if self._stop.requested:
                 break
             world = view.determinize(seat, rng)
-            tree = new_tree(self.params.with_(hash_mb=hash_mb), False, seed + i + 1, world.n_players)
+            tree = new_tree(params, False, seed + i + 1, world.n_players, per_world)
             tree.set_root(world, seat)
             self._stop.on_stop(lambda tree=tree: setattr(tree, "stop_flag", 1))
             deadline = TreeSearch.clock_ms() + per_world_ms if per_world_ms else 0.0
-            if limits.infinite and not (per_world_iterations or per_world_ms or per_world_visits):
-                per_world_iterations = 10_000
             done += tree.run(per_world_iterations, deadline, per_world_visits)
             worlds.append((tree, world))
             for edge in tree.node_edges(tree.key_for(world)) or []:

@@ -23,13 +23,19 @@ from .params import SearchLimits, SearchParams
 from .player import BasePlayer
 from .result import Candidate, Progress, SearchResult
 from .stopping import StopSwitch
+from .treesize import has_room, tree_mb
 
 CHUNK_ITERATIONS = 256
 REUSE_MAX_FILL = 0.5
+RATE_MIN_MS = 20.0     # a search shorter than this is not timed (its rate is mostly overhead)
 
 
-def new_tree(params: SearchParams, determinize: bool, seed: int, n_players: int) -> TreeSearch:
-    return TreeSearch(params.for_players(n_players), determinize, seed & ((1 << 64) - 1))
+def new_tree(params: SearchParams, determinize: bool, seed: int, n_players: int,
+             limits: SearchLimits | None = None, iterations_per_s: float | None = None) -> TreeSearch:
+    """A tree for a search within `limits`, of params.hash_mb MiB or, with hash_mb 0 (auto),
+    sized for those limits (search/treesize.py)."""
+    mb = tree_mb(params, limits or SearchLimits(infinite=True), iterations_per_s)
+    return TreeSearch(params.for_players(n_players).with_(hash_mb=mb), determinize, seed & ((1 << 64) - 1))
 
 
 def best_edge(edges, seat: int):
@@ -87,14 +93,17 @@ class MCTSSearch(BasePlayer):
         self._searches = 0
         self.last_tree = None          # the tree of the last search (the analysis core walks it)
         self._last_seat = None
+        self.iterations_per_s = None   # the fastest rate measured (sizes an auto Hash's trees)
 
-    def _reusable_tree(self, root, seat):
+    def _reusable_tree(self, root, seat, limits):
         """The last search's tree, if it may go on from `root`: reuse is on, the seat is the
         same, the tree holds a node for `root` (the position was searched below the last
-        root) and at most half the tree's room is used (else a fresh tree is faster to fill)."""
+        root), at most half the tree's room is used (else a fresh tree is faster to fill) and,
+        with an auto Hash, it has room for every node this search can make."""
         tree = self.last_tree
         if (not self.params.reuse_tree or tree is None or seat != self._last_seat
-                or tree.fill() > REUSE_MAX_FILL or not tree.has_node(root)):
+                or tree.fill() > REUSE_MAX_FILL or not tree.has_node(root)
+                or not has_room(tree, self.params, limits, self.iterations_per_s)):
             return None
         return tree
 
@@ -120,7 +129,7 @@ class MCTSSearch(BasePlayer):
             return self._search(root, seat, limits, callback, top_k, seed)
 
     def _search(self, root, seat, limits, callback, top_k, seed) -> SearchResult:
-        tree = self._reusable_tree(root, seat)
+        tree = self._reusable_tree(root, seat, limits)
         if tree is not None:
             blended = tree.blends_margin()
             tree.reseed(seed & ((1 << 64) - 1))
@@ -128,7 +137,8 @@ class MCTSSearch(BasePlayer):
             if tree.blends_margin() != blended:   # reward=adaptive changed its reward: start afresh
                 tree = None
         if tree is None:
-            tree = new_tree(self.params, self.determinize, seed, root.n_players)
+            tree = new_tree(self.params, self.determinize, seed, root.n_players, limits,
+                            self.iterations_per_s)
             tree.set_root(root, seat)
         self._last_seat = seat
         self.last_tree = tree
@@ -158,10 +168,18 @@ class MCTSSearch(BasePlayer):
                 break
         stats = tree.stats()
         candidates = self._candidates(tree, root, seat, top_k)
+        elapsed = TreeSearch.clock_ms() - start
+        self._measure(done, elapsed)
         return SearchResult(
             seat=seat, best_turn=candidates[0].turn if candidates else [],
             candidates=candidates, iterations=done, nodes=stats["nodes"],
-            node_visits=stats["node_visits"], time_ms=TreeSearch.clock_ms() - start, stats=stats)
+            node_visits=stats["node_visits"], time_ms=elapsed, stats=stats)
+
+    def _measure(self, iterations: int, elapsed_ms: float) -> None:
+        """Keep the fastest rate seen over a search long enough to time (RATE_MIN_MS)."""
+        if elapsed_ms >= RATE_MIN_MS:
+            rate = iterations * 1000 / elapsed_ms
+            self.iterations_per_s = max(rate, self.iterations_per_s or 0.0)
 
     def _candidates(self, tree, root, seat, top_k):
         edges = tree.node_edges(tree.key_for(root)) or []

@@ -46,6 +46,7 @@ class Knob:
     low_open: bool = False
     choices: tuple = ()
     pri: str | None = None
+    words: tuple = ()          # (word, value) pairs: a word that reads as a value ("auto" -> 0)
 
     @property
     def kind(self) -> type:
@@ -64,6 +65,9 @@ class Knob:
         if text is None:
             raise ValueError("needs a value")
         text = str(text).strip()
+        for word, value in self.words:
+            if text.lower() == word:
+                return value
         if self.kind is bool:
             if text.lower() not in ("true", "false", "1", "0"):
                 raise ValueError(f"expected true or false, got {text!r}")
@@ -117,8 +121,8 @@ class SearchParams:
                           choices=ALGORITHMS, pri="Algorithm")
     processes: int = knob(1, "ismcts/mcts: root-parallel search over this many processes",
                           low=1, high=64, pri="Threads")
-    hash_mb: int = knob(64, "tree memory bound in MiB (like UCI's Hash); a full tree stops growing",
-                        low=1, high=65536, pri="Hash")
+    hash_mb: int = knob(0, "tree memory bound in MiB (like UCI's Hash; a full tree stops growing) | 0 or auto: sized from the search's own budget (search/treesize.py)",
+                        low=0, high=65536, pri="Hash", words=(("auto", 0),))
     seed: int = knob(0, "seeds every random choice of the search", low=0, pri="Seed")
     exploration: float = knob(0.7, "UCB1 exploration constant c (rewards are in [0, 1])",
                               low=0, high=10, pri="Exploration")
@@ -140,8 +144,8 @@ class SearchParams:
                                low=0, low_open=True, high=1000)
     first_play: str = knob("policy", "which untried action a node tries first: policy (the rollout policy's choice, then random) | random",
                            choices=FIRST_PLAYS)
-    decision_share: float = knob(0.0, "a turn's budget: 0 = one search, its line played | x = a search at each decision with x of what is left (search/timeman.py)",
-                                 low=0, high=1)
+    decision_share: float = knob(0.5, "a turn's budget: 0 = one search, its line played | x = a search at each decision with x of what is left (search/timeman.py)",
+                                 low=0, high=1, pri="Decision Share")
     reuse_tree: bool = knob(True, "a search from a position the last search's tree holds goes on with that subtree")
     determinizations: int = knob(8, "pimc: how many worlds share the budget", low=1, high=1024)
 
@@ -185,13 +189,15 @@ KNOBS = tuple(Knob(name=f.name, **f.metadata["knob"]) for f in fields(SearchPara
 # reward kept direction for a seat that can no longer win (the 0/1 win reward) and before the
 # learned value; "heuristic" today's defaults with full heuristic rollouts at every player
 # count (no learned value); "learned" the learned value model at a short rollout's cutoff at
-# every player count (docs/train.md; `palais-engine --weights`).
+# every player count (docs/train.md; `palais-engine --weights`); "v26" the defaults the
+# session of issue 27's items 2, 4 and 5 started from (the old value of every default it changed).
 PRESETS = {
     "current": {},
     "classic": {"reward": "win", "margin_scale": 8.0, "reuse_tree": False, "decision_share": 0.0,
                 "leaf_eval": "heuristic"},
     "heuristic": {"leaf_eval": "heuristic"},
     "learned": {"leaf_eval": "value"},
+    "v26": {"hash_mb": 64, "decision_share": 0.0},
 }
 
 

@@ -4,11 +4,11 @@ A deal seed fixes the tiles, the layout and the stream that decides every card d
 public arena stream of engine/chance.py: the players here are our own code, each given only
 its view), so the same deal replayed with the seats swapped gives both players the same luck. Each player
 sees only its own view, except a player registered `sees_hidden` ("mcts", the cheating
-reference), which is given the true state. A player searches at the first decision of its turn and plays its best line to the
-turn's end; where the line stops early (its own draw in step 5, or an unexpanded node) it
-searches again for the rest of the turn. A player whose params have decision_share > 0
-searches at every decision instead, sharing the turn's budget (search/timeman.py); its own
-draw starts a new budget, as it does for the others.
+reference), which is given the true state. A turn is played by search/turns.py, as the PRI
+engine plays it: with decision_share > 0 (the default) a search at every decision, sharing
+the turn's budget (search/timeman.py); with decision_share 0 one search at the first decision
+and its best line to the turn's end, and where the line stops early (an unexpanded node) a
+new search for the rest of the turn. The seat's own draw (step 5) starts a new budget.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def play_game(players, names, deal_seed: int, limits, max_searches: int = 100_00
               on_turn=None) -> GameOutcome:
     """Play one game; players[q] sits in seat q and names[q] says which algorithm it is.
     `limits` is one SearchLimits for every seat, or a list of one per seat: the budget of a
-    search, or of a whole turn for a player whose params have decision_share > 0.
+    search, or of a whole turn for a player whose params have decision_share > 0 (the default).
     `on_turn(state)`, if given, sees the true state (not to be changed) before each search
     of a turn: its start, and again where a line stopped early (training samples positions
     this way)."""

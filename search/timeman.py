@@ -20,11 +20,12 @@ FLOOR_SHARE = 1 / 16     # a decision's search gets at least this share of the t
 
 
 def decision_limits(turn: SearchLimits, spent_ms: float, spent_iterations: int,
-                    share: float) -> SearchLimits | None:
+                    share: float, spent_visits: int = 0) -> SearchLimits | None:
     """The limits of the next decision's search, `share` of what is left of `turn` (and at
     least FLOOR_SHARE of it); None when less than that floor is left: the turn then goes on
-    along the line the last search found."""
-    if turn.infinite or turn.visits:
+    along the line the last search found. A turn only stop() ends gives each decision the
+    same (its first search runs until the stop)."""
+    if turn.infinite:
         return turn
     if turn.time_ms:
         left = turn.time_ms - spent_ms
@@ -32,11 +33,26 @@ def decision_limits(turn: SearchLimits, spent_ms: float, spent_iterations: int,
         if left < floor:
             return None
         return SearchLimits(time_ms=min(left, max(floor, share * left)))
-    left = turn.iterations - spent_iterations
-    floor = max(1, int(turn.iterations * FLOOR_SHARE))
+    total, spent, name = ((turn.iterations, spent_iterations, "iterations") if turn.iterations
+                          else (turn.visits, spent_visits, "visits"))
+    left = total - spent
+    floor = max(1, int(total * FLOOR_SHARE))
     if left < floor:
         return None
-    return SearchLimits(iterations=min(left, max(floor, int(share * left))))
+    return SearchLimits(**{name: min(left, max(floor, int(share * left)))})
+
+
+def floor_limits(turn: SearchLimits) -> SearchLimits:
+    """The search of a decision the turn's budget no longer covers (the last line ran out
+    before the turn's end): FLOOR_SHARE of the turn's budget, so the turn overruns its
+    budget by at most that much per such decision."""
+    if turn.infinite:
+        return turn
+    if turn.time_ms:
+        return SearchLimits(time_ms=turn.time_ms * FLOOR_SHARE)
+    if turn.iterations:
+        return SearchLimits(iterations=max(1, int(turn.iterations * FLOOR_SHARE)))
+    return SearchLimits(visits=max(1, int(turn.visits * FLOOR_SHARE)))
 
 
 def clock_time_ms(left_ms: int, inc_ms: int, overhead_ms: int) -> int:

@@ -30,7 +30,8 @@ def test_handshake_lists_every_option_then_priok():
     assert lines[-1] == "priok"
     names = [re.match(r"option name (.+?) type", l).group(1) for l in lines if l.startswith("option")]
     assert names == ["Algorithm", "Threads", "Hash", "MultiPV", "Seed", "Exploration",
-                     "Rollout Policy", "Rollout Turns", "Leaf Eval", "Value Weights", "Move Overhead"]
+                     "Rollout Policy", "Rollout Turns", "Leaf Eval", "Value Weights", "Decision Share",
+                     "Move Overhead"]
 
 
 def test_go_answers_with_info_and_exactly_one_legal_bestmove():
@@ -105,6 +106,10 @@ def test_perft_answers_as_an_info_string():
     ("go movetime 10", "no position"),
     ("perft 2", "no position"),
     ("setoption name Hash value lots", "expected a whole number"),
+    ("setoption name Hash value -1", "-1 is outside 0..65536"),
+    ("setoption name Hash value autumn", "expected a whole number"),
+    ("setoption name Decision Share value 1.5", "1.5 is outside 0..1"),
+    ("setoption name Decision Share value half", "expected a number"),
     ("setoption name Colour value red", "unknown option 'Colour'"),
     ("position start players 2 seed 1 moves MINT gate2", "token 2 'gate2' is not legal here"),
     ("frobnicate", "unknown command 'frobnicate'"),

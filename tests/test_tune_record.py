@@ -74,7 +74,11 @@ def test_a_count_or_budget_below_one_is_a_usage_error_not_a_traceback():
                           (["--workers", "0"], "--workers must be at least 1"),
                           (["--first-deal", "-1"], "--first-deal must be at least 0"),
                           (["--b-iterations", "0"], "search limit iterations must be > 0"),
-                          (["--time-ms", "-5"], "search limit time_ms must be > 0")]:
+                          (["--time-ms", "-5"], "search limit time_ms must be > 0"),
+                          (["--time-ms", "100", "--b-time-ms", "-5"], "search limit time_ms must be > 0"),
+                          (["--time-ms", "nan"], "--time-ms must be a finite number of ms"),
+                          (["--time-ms", "100", "--b-time-ms", "inf"], "--b-time-ms must be a finite number of ms"),
+                          (["--b-time-ms", "100"], "--b-time-ms needs --time-ms")]:
         run = tune(*args)
         assert run.returncode == 2 and message in run.stderr and "Traceback" not in run.stderr, args
 

@@ -4,7 +4,7 @@
 < info string value kernel <kernel>
 < option name Algorithm type combo default ismcts var ismcts var mcts var pimc var greedy var random
 < option name Threads type spin default 1 min 1 max 64
-< option name Hash type spin default 64 min 1 max 65536
+< option name Hash type spin default 0 min 0 max 65536
 < option name MultiPV type spin default 1 min 1 max 64
 < option name Seed type spin default 0 min 0 max 9223372036854775807
 < option name Exploration type string default 0.7
@@ -12,6 +12,7 @@
 < option name Rollout Turns type spin default -1 min -1 max 1000
 < option name Leaf Eval type combo default auto var auto var heuristic var value
 < option name Value Weights type string default <empty>
+< option name Decision Share type string default 0.5
 < option name Move Overhead type spin default 30 min 0 max 10000
 < priok
 > isready
@@ -20,6 +21,6 @@
 > setoption name Threads value zero
 < info string error: option Threads: expected a whole number, got 'zero'
 > setoption name Colour value red
-< info string error: unknown option 'Colour' (options: Algorithm, Threads, Hash, MultiPV, Seed, Exploration, Rollout Policy, Rollout Turns, Leaf Eval, Value Weights, Move Overhead)
+< info string error: unknown option 'Colour' (options: Algorithm, Threads, Hash, MultiPV, Seed, Exploration, Rollout Policy, Rollout Turns, Leaf Eval, Value Weights, Decision Share, Move Overhead)
 > isready
 < readyok

@@ -1,15 +1,15 @@
 > setoption name Seed value 5
 > position start players 2 seed 12
 > go iterations 1500 multipv 3
-< info iterations 1500 nodes 8395 nps <n> time <t> multipv 1 winprob 0.518 0.482 score 20.5 17.2 pv BACKDOOR BACKDOOR STAIRS OFFICE STAIRS
-< info iterations 1500 nodes 8395 nps <n> time <t> multipv 2 winprob 0.501 0.499 score 19.3 16.6 pv KING BACKDOOR GATE STAIRS KING
-< info iterations 1500 nodes 8395 nps <n> time <t> multipv 3 winprob 0.498 0.502 score 22.1 16.6 pv MINT MINT MINT OFFICE
-< bestmove BACKDOOR BACKDOOR STAIRS OFFICE STAIRS
+< info iterations 1499 nodes 7307 nps <n> time <t> multipv 1 winprob 0.520 0.480 score 20.3 17.2 pv BACKDOOR BACKDOOR MADAME STAIRS MINT
+< info iterations 1499 nodes 7307 nps <n> time <t> multipv 2 winprob 0.502 0.498 score 21.5 16.1 pv MINT BACKDOOR BACKDOOR OFFICE PARADE
+< info iterations 1499 nodes 7307 nps <n> time <t> multipv 3 winprob 0.501 0.499 score 18.8 16.2 pv KING CARDINAL BACKDOOR OFFICE OFFICE
+< bestmove BACKDOOR BACKDOOR MINT MINT BACKDOOR
 > position start players 2 seed 12 moves MINT OFFICE KING MADAME STAIRS GATE OFFICE MINT KING PARADE
 > go iterations 2000 multipv 2
-< info iterations 2000 nodes 10229 nps <n> time <t> multipv 1 winprob 0.541 0.459 score 21.3 22.6 pv gate2 STAIRS-BACKDOOR PARADE-MINT PARADE-KING STAIRS-OFFICE STAIRS-BACKDOOR take
-< info iterations 2000 nodes 10229 nps <n> time <t> multipv 2 winprob 0.541 0.459 score 20.7 23.3 pv gate1 MADAME-BACKDOOR OFFICE-MADAME KING-PARADE STAIRS-KING PARADE-MINT take
-< bestmove gate2 STAIRS-BACKDOOR PARADE-MINT PARADE-KING STAIRS-OFFICE STAIRS-BACKDOOR take
+< info iterations 2000 nodes 8803 nps <n> time <t> multipv 1 winprob 0.536 0.464 score 21.0 23.0 pv gate2 STAIRS-BACKDOOR MADAME-BACKDOOR GATE-MADAME
+< info iterations 2000 nodes 8803 nps <n> time <t> multipv 2 winprob 0.536 0.464 score 19.9 24.0 pv gate1 PARADE-MINT STAIRS-BACKDOOR OFFICE-PARADE GATE-MADAME
+< bestmove gate2 STAIRS-BACKDOOR PARADE-MINT MADAME-BACKDOOR PARADE-MINT KING-PARADE f2
 > setoption name Algorithm value greedy
 > go iterations 10
 < info iterations 3 nodes 0 time <t> multipv 1 winprob 0.500 0.500 score 15.1 8.3 pv gate2
