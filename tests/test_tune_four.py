@@ -84,6 +84,8 @@ def test_four_players_one_seat_against_three_pimc_reports_and_records_the_gold(t
 @pytest.mark.slow
 def test_a_bad_side_is_one_usage_line():
     for b, message in [("algorithm=alphazero", "algorithm: 'alphazero' is not one of"),
+                       ("value_turns=-1", "value_turns: -1 is outside 0..1000"),
+                       ("value_turns=x", "value_turns: expected a whole number"),
                        ("preset=v99", "no such preset")]:
         run = run_tune("--players", "4", "--games", "4", "--b", b)
         assert run.returncode == 2 and message in run.stderr and "Traceback" not in run.stderr, b
