@@ -23,16 +23,16 @@ LEAF_EVALS = ("auto", "heuristic", "value")
 # leaf_eval=auto: the player counts at which the shipped value model was measured to beat
 # full heuristic rollouts (docs/train.md: 2, 3 and 4 players since the weights trained on
 # 3,100 self-play games; the earlier ones, on 900, only scored the equal share with 4); and
-# the rounds a rollout plays before the value evaluates when rollout_turns is -1 (value_turns
-# 0): two rounds, so the searching seat's next turn is played out at every player count
-# (4 turns with 2 players; before, 4 turns at every count left a 4-player rollout cut before
-# the seat's next turn: docs/search.md, "The value's horizon").
+# the rounds a rollout plays before the value evaluates with value_turns 0: two rounds, so
+# the searching seat's next turn is played out at every player count (4 turns with 2
+# players, like the default value_turns 4, which with 4 players cuts the rollout as the
+# seat's next turn begins: docs/search.md, "The value's horizon").
 AUTO_VALUE_PLAYERS = (2, 3, 4)
 VALUE_ROUNDS = 2
 
 
 def value_rollout_turns(n_players: int) -> int:
-    """The turns a rollout plays before the value evaluates (value_turns 0): VALUE_ROUNDS rounds."""
+    """The turns a rollout plays before the value evaluates with value_turns 0: VALUE_ROUNDS rounds."""
     return VALUE_ROUNDS * n_players
 # The leaf_eval values under which a search may load and use the value model.
 USES_VALUE = ("value", "auto")
@@ -134,7 +134,7 @@ class SearchParams:
                                choices=ROLLOUT_POLICIES, pri="Rollout Policy")
     rollout_turns: int = knob(-1, "-1: to the end of the game with the heuristic evaluation (strongest for it at equal time: docs/search.md), value_turns with the value | N: N turns, then evaluate (leaf_eval)",
                               low=-1, high=1000, pri="Rollout Turns")
-    value_turns: int = knob(0, "with the learned value and rollout_turns -1: the turns a rollout plays before the value evaluates; 0 = two rounds (2 turns per player), so the searching seat's next turn is played",
+    value_turns: int = knob(4, "with the learned value and rollout_turns -1: the turns a rollout plays before the value evaluates; 0 = two rounds (2 turns per player), so the searching seat's next turn is played (halves 4-player unspent gold, no gain in first places: docs/search.md)",
                             low=0, high=1000)
     leaf_eval: str = knob("auto", "the evaluation at a rollout cutoff (rollout_turns >= 0): heuristic (the static evaluation's softmax) | value (the learned value model: docs/train.md) | auto (value at the player counts where the shipped weights were measured to beat full rollouts: today 2, 3 and 4; heuristic elsewhere)",
                           choices=LEAF_EVALS, pri="Leaf Eval")
@@ -195,16 +195,13 @@ KNOBS = tuple(Knob(name=f.name, **f.metadata["knob"]) for f in fields(SearchPara
 # reward kept direction for a seat that can no longer win (the 0/1 win reward) and before the
 # learned value; "heuristic" today's defaults with full heuristic rollouts at every player
 # count (no learned value); "learned" the learned value model at a short rollout's cutoff at
-# every player count (docs/train.md; `palais-engine --weights`); "v26" the defaults this
-# session started from (issue 27), each changed default at its old value: the value's cutoff
-# after 4 turns at every player count.
+# every player count (docs/train.md; `palais-engine --weights`).
 PRESETS = {
     "current": {},
     "classic": {"reward": "win", "margin_scale": 8.0, "reuse_tree": False, "decision_share": 0.0,
                 "leaf_eval": "heuristic"},
     "heuristic": {"leaf_eval": "heuristic"},
     "learned": {"leaf_eval": "value"},
-    "v26": {"value_turns": 4},
 }
 
 

@@ -8,7 +8,7 @@ from engine.rng import Rng
 from engine.state import State
 from search.mcts import CHUNK_ITERATIONS, MCTSSearch
 import search.params
-from search.params import PRESETS, SearchLimits, SearchParams, value_rollout_turns
+from search.params import SearchLimits, SearchParams, value_rollout_turns
 from search.positions import midgame
 from search.signature import signature
 
@@ -112,7 +112,7 @@ def test_policy_first_play_tries_the_rollout_policys_choice_first():
 
 def test_bench_signature_is_stable():
     # Changes exactly when search behaviour changes: update it (and say so in the commit).
-    assert signature() == 74078
+    assert signature() == 71325
 
 
 @pytest.mark.parametrize("algorithm", ["random", "greedy", "pimc", "ismcts", "mcts"])
@@ -185,11 +185,9 @@ def test_rollouts_run_to_the_end_by_default_and_stop_at_a_cutoff_when_asked():
 def test_leaf_eval_auto_is_the_value_where_the_shipped_weights_were_measured(monkeypatch):
     auto = SearchParams()
     assert auto.leaf_eval == "auto" and auto.rollout_turns == -1
-    for n in (2, 3, 4):        # the value's cutoff: two rounds, 2 turns per player
-        assert (auto.for_players(n).leaf_eval, auto.for_players(n).rollout_turns) == ("value", 2 * n)
-        assert value_rollout_turns(n) == 2 * n
-        # the preset of the session's starting defaults (issue 27): 4 turns at every count
-        assert SearchParams.preset("v26").for_players(n).rollout_turns == 4
+    for n in (2, 3, 4):        # the value's cutoff: 4 turns; value_turns 0: two rounds, 2 turns per player
+        assert (auto.for_players(n).leaf_eval, auto.for_players(n).rollout_turns) == ("value", 4)
+        assert auto.with_(value_turns=0).for_players(n).rollout_turns == value_rollout_turns(n) == 2 * n
         assert auto.with_(value_turns=6).for_players(n).rollout_turns == 6
     monkeypatch.setattr(search.params, "AUTO_VALUE_PLAYERS", (2, 3))   # weights measured on fewer counts
     assert (auto.for_players(4).leaf_eval, auto.for_players(4).rollout_turns) == ("heuristic", -1)
@@ -198,9 +196,9 @@ def test_leaf_eval_auto_is_the_value_where_the_shipped_weights_were_measured(mon
     # a cutoff that is asked for stays; an explicit choice is kept at every player count
     assert auto.with_(rollout_turns=7).for_players(2).rollout_turns == 7
     assert SearchParams(leaf_eval="heuristic").for_players(2).leaf_eval == "heuristic"
-    assert SearchParams(leaf_eval="value").for_players(4).rollout_turns == 8
-    assert SearchParams(leaf_eval="heuristic", value_turns=4).for_players(4).rollout_turns == -1
-    assert set(PRESETS["v26"]) >= {"value_turns"}
+    assert SearchParams(leaf_eval="value").for_players(4).rollout_turns == 4
+    assert SearchParams(leaf_eval="value", value_turns=0).for_players(4).rollout_turns == 8
+    assert SearchParams(leaf_eval="heuristic", value_turns=0).for_players(4).rollout_turns == -1
     assert SearchParams.preset("classic").for_players(2).leaf_eval == "heuristic"
 
 
