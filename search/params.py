@@ -34,6 +34,8 @@ VALUE_ROUNDS = 2
 def value_rollout_turns(n_players: int) -> int:
     """The turns a rollout plays before the value evaluates with value_turns 0: VALUE_ROUNDS rounds."""
     return VALUE_ROUNDS * n_players
+
+
 # The leaf_eval values under which a search may load and use the value model.
 USES_VALUE = ("value", "auto")
 MAX_PATH_CHARS = 4096
@@ -134,7 +136,7 @@ class SearchParams:
                                choices=ROLLOUT_POLICIES, pri="Rollout Policy")
     rollout_turns: int = knob(-1, "-1: to the end of the game with the heuristic evaluation (strongest for it at equal time: docs/search.md), value_turns with the value | N: N turns, then evaluate (leaf_eval)",
                               low=-1, high=1000, pri="Rollout Turns")
-    value_turns: int = knob(4, "with the learned value and rollout_turns -1: the turns a rollout plays before the value evaluates; 0 = two rounds (2 turns per player), so the searching seat's next turn is played (halves 4-player unspent gold, no gain in first places: docs/search.md)",
+    value_turns: int = knob(4, "with the learned value and rollout_turns -1: the turns a rollout plays before the value evaluates; 0 = two rounds (2 turns per player), so the searching seat's next turn is played (4 players: a third less gold left unspent, but fewer first places: docs/search.md)",
                             low=0, high=1000)
     leaf_eval: str = knob("auto", "the evaluation at a rollout cutoff (rollout_turns >= 0): heuristic (the static evaluation's softmax) | value (the learned value model: docs/train.md) | auto (value at the player counts where the shipped weights were measured to beat full rollouts: today 2, 3 and 4; heuristic elsewhere)",
                           choices=LEAF_EVALS, pri="Leaf Eval")
