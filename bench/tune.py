@@ -1,8 +1,9 @@
 """One search setting against another: the evidence behind the defaults of search/params.py.
 
-ISMCTS with parameters A plays ISMCTS with parameters B in in-process games, each deal twice
-with the seats swapped (2 players) or once per rotation of the seats (3-4 players, A in one
-seat, B in the others), so both sides get the same luck. Each side has its own budget:
+ISMCTS with parameters A plays ISMCTS with parameters B (or another algorithm: `--b
+algorithm=pimc`) in in-process games, each deal twice with the seats swapped (2 players) or
+once per rotation of the seats (3-4 players, A in one seat, B in the others), so both sides
+get the same luck. Each side has its own budget:
 iterations (reproducible, and independent of how busy the machine is) or time. To compare
 settings that change the cost of an iteration (rollout_turns) at equal time without timing
 noise, give each side the iterations it runs in the same time (bench/search.py measures
@@ -10,13 +11,16 @@ iterations per second for any setting).
 
 Prints for each side its win share (a shared win counting as a fraction) with its Wilson 95%
 interval, mean VP, collapse share (games it ended with less than half the winner's VP) and
-the mean VP margin of its wins and of its losses; the last line is exactly
-`score_a=<x> low=<l> high=<h> elo=<e> collapse_a=<c> collapse_b=<d>`. Ctrl+C or a kill
+the mean VP margin of its wins and of its losses, and the mean gold its seats left unspent
+at the end; the last line is exactly `score_a=<x> low=<l> high=<h> elo=<e> collapse_a=<c>
+collapse_b=<d> gold_a=<g> gold_b=<h>`. Ctrl+C or a kill
 (SIGTERM) stops the run and prints the same summary over the games finished so far.
-With --record FILE each finished game is appended to FILE (JSON lines, after a header line
-holding the run's settings), and a run given a FILE that already holds games of the same
-settings plays only the games of its schedule that FILE lacks: a stopped run resumes, and a
-finished one grows with a larger --games. The summary counts every game of the schedule.
+With --record FILE each finished game (deal, A's seat, every seat's return, VP and unspent
+gold) is appended to FILE (JSON lines, after a header line holding the run's settings), and
+a run given a FILE that already holds games of the same settings plays only the games of its
+schedule that FILE lacks: a stopped run resumes, and a finished one grows with a larger
+--games. The summary counts every game of the schedule (the gold, over the games that
+recorded it: records made before it was kept have none).
 Run: python bench/tune.py --a reward=margin [--b preset=classic,...] [--games 200] [--iterations 4000]
      [--b-iterations N] [--time-ms T] [--b-time-ms T] [--players 2] [--workers 2] [--first-deal 1] [--record FILE]
 """
@@ -82,16 +86,19 @@ def knobs_help() -> str:
 
 
 def one_game(job):
-    """(deal, seat of A, players, A params, B params, A limits, B limits) -> (returns, scores, A's seat)."""
+    """(deal, seat of A, players, A params, B params, A limits, B limits) -> (returns, scores,
+    A's seat, gold left at the end). Each side plays its params' algorithm (ismcts unless
+    `algorithm=` says otherwise, e.g. `--b algorithm=pimc`)."""
     deal, a_seat, n, a_params, b_params, a_limits, b_limits = job
-    players, limits = [], []
+    players, names, limits = [], [], []
     for q in range(n):
         mine = q == a_seat
         params = SearchParams(**(a_params if mine else b_params), seed=deal * 10 + q)
         players.append(make_player(params))
+        names.append(params.algorithm)
         limits.append(a_limits if mine else b_limits)
-    outcome = play_game(players, ["ismcts"] * n, deal, limits)
-    return outcome.returns, outcome.scores, a_seat
+    outcome = play_game(players, names, deal, limits)
+    return outcome.returns, outcome.scores, a_seat, outcome.gold
 
 
 def limits_of(iterations, time_ms) -> SearchLimits:
@@ -112,7 +119,8 @@ def record_header(args, a_params, b_params) -> dict:
 
 
 def read_record(path: str, header: dict) -> dict:
-    """(deal, A's seat) -> (returns, scores, A's seat) of the games FILE already holds; {} if it
+    """(deal, A's seat) -> (returns, scores, A's seat, gold or None) of the games FILE already
+    holds (a game recorded before the gold was recorded has None); {} if it
     does not exist. PalaisError if it holds another run's games or is not a record. A last line
     cut short by a kill is dropped (main then rewrites the file without it); a damaged line
     elsewhere is an error with its number (common/json_lines.py)."""
@@ -127,8 +135,10 @@ def read_record(path: str, header: dict) -> dict:
                                   f"this run's: {json.dumps(header)}")
             return None
         key = (int(line["deal"]), int(line["a_seat"]))
-        game = ([float(x) for x in line["returns"]], [int(x) for x in line["scores"]], key[1])
-        if len(game[0]) != n or len(game[1]) != n:
+        gold = line.get("gold")
+        game = ([float(x) for x in line["returns"]], [int(x) for x in line["scores"]], key[1],
+                None if gold is None else [int(x) for x in gold])
+        if len(game[0]) != n or len(game[1]) != n or (gold is not None and len(gold) != n):
             raise PalaisError(f"{path}, line {number}: not a {n}-player game")
         return key, game
 
@@ -144,12 +154,27 @@ def read_record(path: str, header: dict) -> dict:
 def write_record(path, header, done):
     """FILE as header + the games `done`, replaced at once: a kill leaves the old or the new."""
     write_text_atomic(path, json.dumps(header) + "\n" + "".join(
-        record_line(deal, a_seat, returns, scores) for (deal, a_seat), (returns, scores, _) in done.items()))
+        record_line(deal, a_seat, returns, scores, gold)
+        for (deal, a_seat), (returns, scores, _, gold) in done.items()))
 
 
-def record_line(deal, a_seat, returns, scores) -> str:
-    return json.dumps({"deal": deal, "a_seat": a_seat, "returns": list(returns),
-                       "scores": list(scores)}) + "\n"
+def record_line(deal, a_seat, returns, scores, gold=None) -> str:
+    game = {"deal": deal, "a_seat": a_seat, "returns": list(returns), "scores": list(scores)}
+    if gold is not None:
+        game["gold"] = list(gold)
+    return json.dumps(game) + "\n"
+
+
+def sides(results, n):
+    """(A's SeatOutcomes, B's) over `results` (returns, scores, A's seat, gold or None): A's one
+    seat per game, B's n - 1."""
+    a = seat_outcomes([(r[s], sc, s, g) for r, sc, s, g in results])
+    b = seat_outcomes([(r[q], sc, q, g) for r, sc, s, g in results for q in range(n) if q != s])
+    return a, b
+
+
+def gold_text(side) -> str:
+    return "nan" if side.mean_gold is None else f"{side.mean_gold:.2f}"
 
 
 def budget_text(args) -> str:
@@ -227,11 +252,11 @@ def main():
             for job, result in zip(jobs, pool.imap(one_game, jobs)):
                 results.append(result)
                 if record:
-                    record.write(record_line(job[0], job[1], *result[:2]))
+                    record.write(record_line(job[0], job[1], result[0], result[1], result[3]))
                     record.flush()
                 i = len(results)
                 if i % 20 == 0 or i == len(schedule):
-                    won = sum(r[s] for r, _, s in results)
+                    won = sum(r[s] for r, _, s, _ in results)
                     print(f"  {i}/{len(schedule)} games, A scores {won / i:.3f}, {time.time() - started:.0f} s",
                           file=sys.stderr, flush=True)
     except KeyboardInterrupt:
@@ -243,8 +268,7 @@ def main():
     games = len(results)
     if not games:
         sys.exit(1)
-    side_a = seat_outcomes([(r[s], sc, s) for r, sc, s in results])
-    side_b = seat_outcomes([(r[q], sc, q) for r, sc, s in results for q in range(n) if q != s])
+    side_a, side_b = sides(results, n)
     won = side_a.won
     low, high = wilson(won, games)
     fair = 1.0 / n                                   # A's share if A and B were equal
@@ -255,7 +279,8 @@ def main():
     print(f"A: {side_a.line()}")
     print(f"B: {side_b.line()}")
     print(f"score_a={won / games:.3f} low={low:.3f} high={high:.3f} elo={elo:.0f} "
-          f"collapse_a={side_a.collapse_share:.3f} collapse_b={side_b.collapse_share:.3f}")
+          f"collapse_a={side_a.collapse_share:.3f} collapse_b={side_b.collapse_share:.3f} "
+          f"gold_a={gold_text(side_a)} gold_b={gold_text(side_b)}")
 
 
 if __name__ == "__main__":

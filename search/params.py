@@ -23,9 +23,19 @@ LEAF_EVALS = ("auto", "heuristic", "value")
 # leaf_eval=auto: the player counts at which the shipped value model was measured to beat
 # full heuristic rollouts (docs/train.md: 2, 3 and 4 players since the weights trained on
 # 3,100 self-play games; the earlier ones, on 900, only scored the equal share with 4); and
-# the rollout turns before the value evaluates when rollout_turns is -1.
+# the rounds a rollout plays before the value evaluates with value_turns 0: two rounds, so
+# the searching seat's next turn is played out at every player count (4 turns with 2
+# players, like the default value_turns 4, which with 4 players cuts the rollout as the
+# seat's next turn begins: docs/search.md, "The value's horizon").
 AUTO_VALUE_PLAYERS = (2, 3, 4)
-VALUE_ROLLOUT_TURNS = 4
+VALUE_ROUNDS = 2
+
+
+def value_rollout_turns(n_players: int) -> int:
+    """The turns a rollout plays before the value evaluates with value_turns 0: VALUE_ROUNDS rounds."""
+    return VALUE_ROUNDS * n_players
+
+
 # The leaf_eval values under which a search may load and use the value model.
 USES_VALUE = ("value", "auto")
 MAX_PATH_CHARS = 4096
@@ -128,8 +138,10 @@ class SearchParams:
                               low=0, high=10, pri="Exploration")
     rollout_policy: str = knob("heuristic", "heuristic (keeps an economy going) | uniform (stalls: see RULES.md §7)",
                                choices=ROLLOUT_POLICIES, pri="Rollout Policy")
-    rollout_turns: int = knob(-1, "-1: to the end of the game with the heuristic evaluation (strongest for it at equal time: docs/search.md), 4 turns with the value | N: N turns, then evaluate (leaf_eval)",
+    rollout_turns: int = knob(-1, "-1: to the end of the game with the heuristic evaluation (strongest for it at equal time: docs/search.md), value_turns with the value | N: N turns, then evaluate (leaf_eval)",
                               low=-1, high=1000, pri="Rollout Turns")
+    value_turns: int = knob(4, "with the learned value and rollout_turns -1: the turns a rollout plays before the value evaluates; 0 = two rounds (2 turns per player), so the searching seat's next turn is played (4 players: a third less gold left unspent, but fewer first places: docs/search.md)",
+                            low=0, high=1000)
     leaf_eval: str = knob("auto", "the evaluation at a rollout cutoff (rollout_turns >= 0): heuristic (the static evaluation's softmax) | value (the learned value model: docs/train.md) | auto (value at the player counts where the shipped weights were measured to beat full rollouts: today 2, 3 and 4; heuristic elsewhere)",
                           choices=LEAF_EVALS, pri="Leaf Eval")
     value_weights: str = knob("", "with leaf_eval=value: the weights file (.npz), \"\" = the shipped one",
@@ -161,14 +173,14 @@ class SearchParams:
     def for_players(self, n_players: int) -> "SearchParams":
         """These parameters as a search of an `n_players` game uses them: leaf_eval=auto
         becomes value where the shipped model was measured to win (AUTO_VALUE_PLAYERS), heuristic
-        elsewhere; the value cuts rollouts after VALUE_ROLLOUT_TURNS turns unless
-        rollout_turns sets a cutoff (a rollout to the end would never ask it)."""
+        elsewhere; the value cuts rollouts after value_turns turns (0: value_rollout_turns, two
+        rounds) unless rollout_turns sets a cutoff (a rollout to the end would never ask it)."""
         leaf = self.leaf_eval
         if leaf == "auto":
             leaf = "value" if n_players in AUTO_VALUE_PLAYERS else "heuristic"
         turns = self.rollout_turns
         if leaf == "value" and turns < 0:
-            turns = VALUE_ROLLOUT_TURNS
+            turns = self.value_turns or value_rollout_turns(n_players)
         if (leaf, turns) == (self.leaf_eval, self.rollout_turns):
             return self
         return replace(self, leaf_eval=leaf, rollout_turns=turns)

@@ -30,6 +30,7 @@ class GameOutcome:
     returns: list        # per seat: 1/k for each of k winners
     turns: int
     searches: int
+    gold: list = None    # per seat: the gold left unspent at the end
 
 
 def _sees_hidden(name: str) -> bool:
@@ -69,4 +70,5 @@ def play_game(players, names, deal_seed: int, limits, max_searches: int = 100_00
             state.apply(action)
         if state.is_terminal() or state.to_move != seat:
             turns += 1
-    return GameOutcome(deal_seed, list(names), state.scores(), state.returns(), turns, searches)
+    return GameOutcome(deal_seed, list(names), state.scores(), state.returns(), turns, searches,
+                       list(state.snapshot().gold))

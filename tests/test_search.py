@@ -8,7 +8,7 @@ from engine.rng import Rng
 from engine.state import State
 from search.mcts import CHUNK_ITERATIONS, MCTSSearch
 import search.params
-from search.params import VALUE_ROLLOUT_TURNS, SearchLimits, SearchParams
+from search.params import SearchLimits, SearchParams, value_rollout_turns
 from search.positions import midgame
 from search.signature import signature
 
@@ -185,8 +185,10 @@ def test_rollouts_run_to_the_end_by_default_and_stop_at_a_cutoff_when_asked():
 def test_leaf_eval_auto_is_the_value_where_the_shipped_weights_were_measured(monkeypatch):
     auto = SearchParams()
     assert auto.leaf_eval == "auto" and auto.rollout_turns == -1
-    for n in (2, 3, 4):
-        assert (auto.for_players(n).leaf_eval, auto.for_players(n).rollout_turns) == ("value", VALUE_ROLLOUT_TURNS)
+    for n in (2, 3, 4):        # the value's cutoff: 4 turns; value_turns 0: two rounds, 2 turns per player
+        assert (auto.for_players(n).leaf_eval, auto.for_players(n).rollout_turns) == ("value", 4)
+        assert auto.with_(value_turns=0).for_players(n).rollout_turns == value_rollout_turns(n) == 2 * n
+        assert auto.with_(value_turns=6).for_players(n).rollout_turns == 6
     monkeypatch.setattr(search.params, "AUTO_VALUE_PLAYERS", (2, 3))   # weights measured on fewer counts
     assert (auto.for_players(4).leaf_eval, auto.for_players(4).rollout_turns) == ("heuristic", -1)
     assert auto.for_players(3).leaf_eval == "value"
@@ -194,7 +196,9 @@ def test_leaf_eval_auto_is_the_value_where_the_shipped_weights_were_measured(mon
     # a cutoff that is asked for stays; an explicit choice is kept at every player count
     assert auto.with_(rollout_turns=7).for_players(2).rollout_turns == 7
     assert SearchParams(leaf_eval="heuristic").for_players(2).leaf_eval == "heuristic"
-    assert SearchParams(leaf_eval="value").for_players(4).rollout_turns == VALUE_ROLLOUT_TURNS
+    assert SearchParams(leaf_eval="value").for_players(4).rollout_turns == 4
+    assert SearchParams(leaf_eval="value", value_turns=0).for_players(4).rollout_turns == 8
+    assert SearchParams(leaf_eval="heuristic", value_turns=0).for_players(4).rollout_turns == -1
     assert SearchParams.preset("classic").for_players(2).leaf_eval == "heuristic"
 
 

@@ -13,7 +13,7 @@ from engine.features import FEATURE_SIZE, observation
 from engine.rng import Rng
 from engine.state import State
 from search.mcts import MCTSSearch
-from search.params import VALUE_ROLLOUT_TURNS, SearchLimits, SearchParams
+from search.params import SearchLimits, SearchParams, value_rollout_turns
 from search.value import (MAX_WEIGHTS_BYTES, SHIPPED_WEIGHTS, load_value_model, npz_bytes,
                           numpy_values, save_weights)
 
@@ -181,10 +181,17 @@ def test_the_search_with_the_value_is_deterministic_and_uses_it(weights_file):
 
 def test_the_value_cuts_rollouts_after_a_few_turns_unless_a_cutoff_is_set(weights_file):
     # rollout_turns=-1 with the value: a rollout to the end would never ask it, so it cuts
-    # after VALUE_ROLLOUT_TURNS turns; the heuristic evaluation with -1 never evaluates
+    # after value_turns turns (4; 0: two rounds, value_rollout_turns: 2 turns per player); the
+    # heuristic evaluation with -1 never evaluates
     value = SearchParams(seed=3, leaf_eval="value", value_weights=str(weights_file))
-    assert search(value) == search(value.with_(rollout_turns=VALUE_ROLLOUT_TURNS))
-    assert search(value) != search(value.with_(rollout_turns=VALUE_ROLLOUT_TURNS + 2))
+    assert search(value) == search(value.with_(rollout_turns=4))
+    assert search(value) != search(value.with_(rollout_turns=6))
+    rounds = value.with_(value_turns=0)
+    for n in (2, 4):
+        turns = value_rollout_turns(n)
+        assert search(rounds, n) == search(value.with_(rollout_turns=turns), n)
+        assert search(rounds, n) != search(value.with_(rollout_turns=turns + 2), n)
+        assert search(value.with_(value_turns=turns + 2), n) == search(value.with_(rollout_turns=turns + 2), n)
     heuristic = SearchParams(seed=3, leaf_eval="heuristic")
     assert search(heuristic) == search(heuristic.with_(value_weights=str(weights_file)))
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -181,6 +181,12 @@ class SeatOutcomes:
     loss_margins: list         # VP behind the best other seat (negative), in the others
     mean_vp: float
     low_scores: int = 0        # seat-games ended under LOW_VP
+    gold: list = field(default_factory=list)   # gold left unspent at the end, per seat-game that recorded it
+
+    @property
+    def mean_gold(self) -> float | None:
+        """The mean gold this side left unspent at the end (None: no game recorded it)."""
+        return float(np.mean(self.gold)) if self.gold else None
 
     @property
     def win_share(self) -> float:
@@ -197,13 +203,17 @@ class SeatOutcomes:
         return (f"wins {self.win_share:.3f} [{lo:.3f}, {hi:.3f}] over {self.seats}, mean VP {self.mean_vp:.1f}, "
                 f"collapses {self.collapse_share:.3f} ({self.collapses}), under {LOW_VP} VP "
                 f"{self.low_scores / self.seats if self.seats else 0.0:.3f} ({self.low_scores}), "
-                f"margin in wins {win_m}, in losses {loss_m}")
+                f"margin in wins {win_m}, in losses {loss_m}"
+                + (f", unspent gold {self.mean_gold:.1f} (over {len(self.gold)})" if self.gold else ""))
 
 
 def seat_outcomes(rows) -> SeatOutcomes:
-    """rows: (return of the seat, final scores of every seat, the seat) per seat-game."""
-    won, collapses, low, wins, losses, vp = 0.0, 0, 0, [], [], []
-    for ret, scores, seat in rows:
+    """rows: (return of the seat, final scores of every seat, the seat[, final gold of every
+    seat or None]) per seat-game; the gold, where given, is averaged over the rows that have it."""
+    won, collapses, low, wins, losses, vp, gold = 0.0, 0, 0, [], [], [], []
+    for ret, scores, seat, *rest in rows:
+        if rest and rest[0] is not None:
+            gold.append(rest[0][seat])
         won += ret
         mine = scores[seat]
         best_other = max(s for q, s in enumerate(scores) if q != seat)
@@ -211,4 +221,4 @@ def seat_outcomes(rows) -> SeatOutcomes:
         low += mine < LOW_VP
         (wins if ret > 0 else losses).append(mine - best_other)
         vp.append(mine)
-    return SeatOutcomes(len(vp), won, collapses, wins, losses, float(np.mean(vp)) if vp else 0.0, low)
+    return SeatOutcomes(len(vp), won, collapses, wins, losses, float(np.mean(vp)) if vp else 0.0, low, gold)
