@@ -28,9 +28,9 @@ from engine.errors import PalaisError
 from engine.notation import turn_to_text
 from engine.views import view_for
 from jobs.backends import open_backend
-from search.analysis import analyse_turn, engine_params, turn_end_key
+from search.analysis import analyse_turn, engine_params, finish_setup, turn_end_key
 from search.mcts import MCTSSearch
-from search.measure import BLUNDER, MISTAKE, game_accuracy, turn_accuracy, turn_loss, verdict
+from search.measure import BLUNDER, MISTAKE, game_accuracy, turn_accuracy, turn_loss, verdict, vp_share
 from search.params import SearchLimits, SearchParams
 
 from .explain import explain
@@ -55,6 +55,8 @@ class TurnAnalysis:
     ply: int = 0                # the turn's first action's index in the game's actions
     played_score: float = 0.0   # the mover's fair expected score after the played line
     best_score: float = 0.0
+    played_share: float = 0.0   # ... and its share of every seat's expected VP (search/measure.py)
+    best_share: float = 0.0
 
     @property
     def accuracy(self) -> float:
@@ -66,6 +68,7 @@ class TurnAnalysis:
                 "played_score": round(self.played_score, 2),
                 "best": turn_to_text(self.best), "best_win": round(self.best_win, 4),
                 "best_score": round(self.best_score, 2),
+                "played_share": round(self.played_share, 4), "best_share": round(self.best_share, 4),
                 "loss": round(self.loss, 4), "accuracy": round(self.accuracy, 1), "verdict": self.verdict,
                 "win_after": [round(w, 4) for w in self.win_after], "explanation": self.explanation}
 
@@ -115,6 +118,10 @@ class Analyser:
     def chart_point(self, after, observer: int, iterations: int) -> list:
         """Every seat's win probability at `after` (a full state, or `observer`'s view), as
         the chart's one observer sees it."""
+        # The rest of the setup is placed as the engine would place it (search/analysis.py's
+        # finish_setup, as a setup turn's fair values are), so a placement is charted against
+        # the placements it will meet.
+        after = finish_setup(after, engine_params(self.params, CHART_SEED, after.n_players), iterations)
         if after.is_terminal():
             return list(after.returns())
         if observer < 0:
@@ -133,11 +140,13 @@ class Analyser:
         valuer = analysis.valuer
         best = analysis.candidates[0] if analysis.candidates else None
         played_win, played_score = valuer.values(line)
+        played_share = vp_share(played_score, seat)
         if best is None or turn_end_key(view, best.turn, seat) == turn_end_key(view, line, seat):
-            best_win, best_score, loss = played_win[seat], played_score[seat], 0.0
+            best_win, best_score, best_share, loss = played_win[seat], played_score[seat], played_share, 0.0
         else:
             best_win, best_score = best.win_prob[seat], best.expected_score[seat]
-            loss = turn_loss(start.n_players, best_win, played_win[seat], best_score, played_score[seat])
+            best_share = vp_share(best.expected_score, seat)
+            loss = turn_loss(start.n_players, best_win, played_win[seat], best_share, played_share)
         after = start.copy()
         for action in (line if whole is None else whole):
             after.apply(action)
@@ -146,7 +155,8 @@ class Analyser:
                             list(best.turn) if best else [], best_win, loss,
                             verdict(loss, self.mistake, self.blunder), win_after,
                             explain(view, line, seat, self.lang),
-                            played_score=played_score[seat], best_score=best_score)
+                            played_score=played_score[seat], best_score=best_score,
+                            played_share=played_share, best_share=best_share)
 
 
 # The games being analysed, by job number: forked workers inherit them (engine States do not
@@ -210,7 +220,7 @@ def report_lines(rec, analyses, mistake: float = MISTAKE, blunder: float = BLUND
     names = rec.names or []
     who = [f"seat {q + 1}" + (f" ({names[q]})" if q < len(names) else "") for q in range(rec.n_players)]
     lines = [f"Analysis: {rec.n_players} players, seed {rec.seed}, {plural(len(analyses), 'turn')}; "
-             f"loss = win probability lost while the game is open, expected VP lost once it is "
+             f"loss = win probability lost while the game is open, share of the VP lost once it is "
              f"decided (docs/play.md); mistake >= {100 * mistake:.0f}%, blunder >= {100 * blunder:.0f}%"]
     for t in analyses:
         when = "setup" if t.round == 0 else f"round {t.round}"

@@ -241,7 +241,7 @@ def hint(source, moves, top, time_s, iterations, seed, show_board, as_json, comp
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--mistake", type=float, default=0.10, show_default=True,
               help="The loss that makes a mistake (win probability while the game is open, "
-                   "expected VP / 30 once it is decided: docs/play.md).")
+                   "its share of the game's VP once it is decided: docs/play.md).")
 @click.option("--blunder", type=float, default=0.20, show_default=True,
               help="The loss that makes a blunder.")
 @click.option("--processes", type=click.IntRange(1, 64),

@@ -2,26 +2,33 @@
 the accuracy it gives (docs/play.md, "How a review measures a turn").
 
 A win probability cannot tell moves apart once a game is decided (0% -> 0% loses nothing,
-however bad the move), and an expected score says little while the game is open. So a turn's
-loss blends the two by how open the game still was for the mover:
+however bad the move), and a score says little while the game is open. So a turn's loss
+blends the two by how open the game still was for the mover:
 
     dW = max(0, W_best - W_played) * n / 2      win probability lost, on a two-player scale
                                                 (n players: an even share 1/n counts as 1/2)
-    dS = max(0, S_best - S_played) / SCORE_SCALE  expected VP lost (SCORE_SCALE VP count as 1)
+    dQ = max(0, Q_best - Q_played) * n^2 / (n - 1)   share of the game's VP lost, where
+         Q = the mover's expected VP / every seat's expected VP summed (1/n if that is 0);
+         n^2 / (n - 1) makes a VP count as 1/30 when every seat expects 30 VP
     open = min(1, max(u(W_best), u(W_played)) / OPEN_MARGIN),  u(w) = min(w, 1 - w)
-    loss = min(1, open * dW + (1 - open) * dS)
+    loss = min(1, open * dW + (1 - open) * dQ)
 
 so a turn that throws away a likely win (99% -> 40%) is judged on the win, and a turn of a
-decided game (0% -> 0%, or 100% -> 100%) on the score. The accuracy of a turn is lichess's
-formula on that loss in percent, and a seat's accuracy over a game the mean of the arithmetic
-and the harmonic mean of its turns' accuracies (the harmonic mean weighs the bad turns).
+decided game (0% -> 0%, or 100% -> 100%) on its share of the VP: 6 VP of a 200-VP lead are
+next to nothing (and within the valuations' noise at that score), 20 VP thrown away by a seat
+that would make 30 are a blunder. (Until issue 24's second pass this was the expected VP lost
+/ 30 whatever the score: the engine, 150 VP ahead, was marked with blunders for 3-26 VP of
+its valuations' noise, while a trailing seat's losses counted no more than a leader's.)
+
+The accuracy of a turn is lichess's formula on that loss in percent, and a seat's accuracy over
+a game the mean of the arithmetic and the harmonic mean of its turns' accuracies (the harmonic
+mean weighs the bad turns).
 """
 
 from __future__ import annotations
 
 import math
 
-SCORE_SCALE = 30.0          # VP: losing this many expected VP in a decided game counts as 1
 OPEN_MARGIN = 0.10          # a win probability this far from 0 and 1 makes the game fully open
 MISTAKE = 0.10              # the default thresholds, on the loss
 BLUNDER = 0.20
@@ -34,13 +41,20 @@ def openness(win_best: float, win_played: float) -> float:
     return max(0.0, min(1.0, edge / OPEN_MARGIN))
 
 
+def vp_share(scores, seat: int) -> float:
+    """Q above: `seat`'s share of every seat's expected VP (1/n when nobody expects any)."""
+    total = sum(scores)
+    return scores[seat] / total if total > 0 else 1.0 / len(scores)
+
+
 def turn_loss(n_players: int, win_best: float, win_played: float,
-              score_best: float, score_played: float) -> float:
-    """The loss of a played turn against the best one, in [0, 1] (the formula above)."""
+              share_best: float, share_played: float) -> float:
+    """The loss of a played turn against the best one, in [0, 1] (the formula above); the
+    shares are the mover's shares of the game's expected VP (`vp_share`)."""
     d_win = max(0.0, win_best - win_played) * n_players / 2.0
-    d_score = max(0.0, score_best - score_played) / SCORE_SCALE
+    d_share = max(0.0, share_best - share_played) * n_players ** 2 / (n_players - 1)
     weight = openness(win_best, win_played)
-    loss = weight * d_win + (1.0 - weight) * d_score
+    loss = weight * d_win + (1.0 - weight) * d_share
     return max(0.0, min(1.0, loss))
 
 
