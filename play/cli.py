@@ -20,7 +20,7 @@ from engine.errors import PalaisError
 from engine.options import OPTIONS, RuleOptions
 from jobs.backends import backend_options, check_backend
 from search.algorithms import VIEW_ALGORITHMS
-from search.kernel import kernel_report
+from search.kernel import kernel_name, kernel_report
 
 from .board import want_color
 from .hints import DEFAULT_ITERATIONS
@@ -117,6 +117,7 @@ def play(players, seat_specs, seed, secret_hex, first_game, rules, components_pa
         hint_limits = _limits(hint_time, hint_iterations, DEFAULT_ITERATIONS)
         for q, spec in enumerate(specs):
             seats.append(open_seat(spec, engine_limits, seed * 10 + q))
+        kernel_name()                 # an unusable PALAIS_KERNEL: one line now, not mid-game
     except PalaisError as exc:
         for s in seats:
             if s is not None:

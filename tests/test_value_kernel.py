@@ -242,6 +242,17 @@ def test_a_bad_palais_kernel_is_one_clear_line(setting):
     assert run.stdout == "PalaisError\n"
 
 
+@pytest.mark.slow
+def test_palais_play_with_a_bad_palais_kernel_stops_at_once_with_one_line():
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PALAIS_KERNEL": "avx2"}
+    run = subprocess.run([sys.executable, "-m", "play.cli", "play", "--seat", "ismcts", "--seat", "random"],
+                         input="quit\n", env=env, capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert run.returncode == 1
+    assert "Traceback" not in run.stderr
+    assert run.stderr.strip() == ("Error: PALAIS_KERNEL='avx2' is not a value kernel: "
+                                  "use auto, portable or avx2+fma")
+
+
 def test_kernel_name_is_the_running_kernel():
     assert kernel_name() == _value.kernel_name() in ("portable", "avx2+fma")
 
