@@ -22,7 +22,7 @@ import { createReview } from "./views/review.js";
 const $ = (id) => document.getElementById(id);
 
 const board = new Board($("board"), {
-  onChoose: (entry) => game.act(entry.token),
+  onChoose: (entry) => (state.explore ? game.exploreStep(entry.token) : game.act(entry.token)),
   onSelect: (room) => game.select(room),
 });
 game.hooks.board = board;
@@ -67,10 +67,10 @@ function render(_, part = null) {
   drawPassScreen(state);
   const view = state.view;
   if (!view) return;
-  const shown = state.review ? state.review.view : view;
+  const shown = state.explore ? state.explore.view : state.review ? state.review.view : view;
   const waiting = Boolean(state.waitingForSeat);
   const focused = focusKey();
-  board.render(shown, { selectedFrom: state.selectedFrom, interactive: !state.review && !waiting });
+  board.render(shown, { selectedFrom: state.selectedFrom, interactive: Boolean(state.explore) || (!state.review && !waiting) });
   panel.render(state);
   log.render(state);
   hints.render(state);
@@ -97,6 +97,9 @@ async function main() {
   $("hint-button").addEventListener("click", game.hint);
   $("analyse-button").addEventListener("click", game.analyse);
   $("review-back").addEventListener("click", game.leaveReview);
+  $("explore-button").addEventListener("click", game.startExplore);
+  $("explore-undo").addEventListener("click", game.exploreBack);
+  $("explore-leave").addEventListener("click", game.leaveExplore);
   $("pass-button").addEventListener("click", () => game.switchSeat(Number($("pass-button").dataset.seat)));
   $("save-button").addEventListener("click", game.saveRecord);
   $("resign-button").addEventListener("click", game.resign);
@@ -133,7 +136,8 @@ window.palaisPage = {
   keys: () => ({ ...state.keys }),
   reviewing: () => Boolean(state.review),
   shownPly: () => (state.review ? state.review.ply : state.view && state.view.ply),
-  shownView: () => (state.review ? state.review.view : state.view),
+  shownView: () => (state.explore ? state.explore.view : state.review ? state.review.view : state.view),
+  explore: () => state.explore,
   infoSeen: () => state.infoCount,
 };
 

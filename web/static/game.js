@@ -303,3 +303,34 @@ export async function analyse() {
     }
   });
 }
+
+// ---- the analysis board: another line from a reviewed position --------------------------
+
+// Another line from the position shown in review (or the live one): the server plays it on
+// this seat's view and gives the engine's opinion (web/api/explore.py).
+async function exploreLine(from, line) {
+  const answer = await api.explore(state.gameId, keyOf(state.seat), from, line);
+  if (hooks.board) hooks.board.clearHint();
+  update({ explore: { from, line, view: answer.view, evaluation: answer.evaluation }, selectedFrom: null });
+}
+
+export async function startExplore() {
+  if (!state.view || !keyOf(state.seat)) return;
+  const from = state.review ? state.review.ply : state.view.ply;
+  await guarded(() => exploreLine(from, []));
+}
+
+export async function exploreStep(token) {
+  if (!state.explore) return;
+  await guarded(() => exploreLine(state.explore.from, [...state.explore.line, token]));
+}
+
+export async function exploreBack() {
+  if (!state.explore || !state.explore.line.length) return;
+  await guarded(() => exploreLine(state.explore.from, state.explore.line.slice(0, -1)));
+}
+
+// Back to the game's own line, at the position the line started from.
+export function leaveExplore() {
+  update({ explore: null, selectedFrom: null });
+}

@@ -1,8 +1,8 @@
 // The keyboard: u undoes, h asks for hints, the arrows step through the game's positions,
-// Escape drops a picked move source or leaves the review. Keys typed in a field or while
+// Escape drops a picked move source, leaves the analysis board or the review. Keys typed in a field or while
 // the new-game dialog is open are the field's.
 
-import { hint, leaveReview, select, step, undo } from "../game.js";
+import { hint, leaveExplore, leaveReview, select, step, undo } from "../game.js";
 import { state } from "../store.js";
 
 function onKey(event) {
@@ -14,7 +14,9 @@ function onKey(event) {
   else if (event.key === "ArrowLeft") { event.preventDefault(); step(-1); }
   else if (event.key === "ArrowRight") { event.preventDefault(); step(1); }
   else if (event.key === "Escape") {
-    if (state.selectedFrom) select(null); else if (state.review) leaveReview();
+    if (state.selectedFrom) select(null);
+    else if (state.explore) leaveExplore();
+    else if (state.review) leaveReview();
   }
 }
 

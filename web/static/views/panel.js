@@ -4,7 +4,7 @@
 // only when what it shows changed.
 
 import { SEAT_LETTERS } from "../board.js";
-import { act, select } from "../game.js";
+import { act, exploreStep, select } from "../game.js";
 import { t, tf } from "../i18n.js";
 import { humanSeat, keyOf } from "../store.js";
 
@@ -63,14 +63,16 @@ const BUTTON_TEXT = {
 function drawActions(view, state) {
   const box = $("actions");
   box.innerHTML = "";
-  if (state.review) return;
+  if (state.explore) view = state.explore.view;         // the analysis board's line goes on
+  else if (state.review) return;
+  const choose = state.explore ? exploreStep : act;
   const add = (label, token, primary = false) => {
     const button = document.createElement("button");
     button.type = "button";
     button.textContent = label;
     button.dataset.token = token;
     if (primary) button.classList.add("primary");
-    button.addEventListener("click", () => act(token));
+    button.addEventListener("click", () => choose(token));
     box.appendChild(button);
   };
   for (const entry of view.legal) {
@@ -153,8 +155,10 @@ export function createPanel() {
     render(state) {
       const view = state.view;
       const shown = state.review ? state.review.view : view;
-      $("status").textContent = state.review ? reviewPrompt(shown) : promptFor(view, state.selectedFrom);
-      actions(JSON.stringify([view.game, view.version, view.seat, state.selectedFrom, Boolean(state.review), state.lang]),
+      $("status").textContent = state.explore ? `${t("Analysis board")}: ${promptFor(state.explore.view, state.selectedFrom)}`
+        : state.review ? reviewPrompt(shown) : promptFor(view, state.selectedFrom);
+      actions(JSON.stringify([view.game, view.version, view.seat, state.selectedFrom, Boolean(state.review),
+        state.explore && state.explore.line, state.lang]),
         () => drawActions(view, state));
       info(JSON.stringify([state.infoCount, view.thinking, state.lang]), () => drawEngineInfo(state));
       const reviewing = Boolean(state.review);

@@ -4,7 +4,9 @@
 
 import { drawChart } from "../chart.js";
 import { leaveReview, showPosition } from "../game.js";
-import { tf } from "../i18n.js";
+import { t, tf } from "../i18n.js";
+import { keyOf } from "../store.js";
+import { seatLabel } from "./panel.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -17,6 +19,7 @@ export function createReview() {
       $("review").hidden = !(reviewing || state.analysis || state.analysing || view.over);
       $("review-position").textContent = reviewing ? tf("Position after {n} actions", { n: state.review.ply }) : "";
       $("review-back").hidden = !reviewing;
+      drawExplore(state);
       const progress = $("analysis-progress");
       progress.hidden = !state.progress;
       if (state.progress) {
@@ -39,4 +42,20 @@ export function createReview() {
     },
     leave: leaveReview,
   };
+}
+
+// The analysis board: the line tried, and the engine's opinion of the position it reaches
+// for the seat that moves where the line starts (the hints' fair valuation).
+function drawExplore(state) {
+  const explore = state.explore;
+  $("explore-button").hidden = !state.review || Boolean(explore) || !keyOf(state.seat) || state.review.view.over;
+  $("explore").hidden = !explore;
+  if (!explore) return;
+  const line = explore.line.length ? explore.line.join(" ") : t("(the game's own position)");
+  $("explore-line").textContent = `${tf("Line from the position after {n} actions:", { n: explore.from })} ${line}`;
+  const e = explore.evaluation;
+  const draw = explore.view.explore && explore.view.explore.draw_due ? ` ${t("A card draw is due: the line stops here.")}` : "";
+  $("explore-eval").textContent = `${seatLabel(explore.view, e.seat)}: ${tf("win {win}%", { win: Math.round(e.win * 100) })}`
+    + ` · ${tf("{score} VP expected", { score: e.score.toFixed(1) })}${draw}`;
+  $("explore-undo").disabled = !explore.line.length;
 }
