@@ -6,7 +6,7 @@
 // it is a spectator. The games this browser holds keys for are kept in localStorage.
 
 import { api, openGameSocket } from "./api.js";
-import { Board, SEAT_LETTERS } from "./board.js";
+import { createBoard, SEAT_LETTERS } from "./board.js";
 import { drawChart } from "./chart.js";
 import { t, tf, language, preferredLanguage, setLanguage, translateStatic } from "./i18n.js";
 
@@ -33,10 +33,17 @@ const state = {
   waitingForSeat: 0,     // a human seat the device must be passed to, else 0
 };
 
-const board = new Board($("board"), {
+const board = createBoard($("board"), {
   onChoose: (entry) => act(entry.token),
   onSelect: (room) => { state.selectedFrom = room; render(); },
+  meta: () => state.meta,
 });
+
+// How fast the board plays out the others' turns: "instant" | "fast" | "normal" | "slow".
+const SPEED_KEY = "palais.speed";
+function boardSpeed() {
+  try { return localStorage.getItem(SPEED_KEY) || "normal"; } catch (_) { return "normal"; }
+}
 
 // ---- showing errors -------------------------------------------------------------------
 
@@ -186,6 +193,9 @@ function receiveView(view) {
       return;
     }
   }
+  if (shown && !state.review && shown.game === view.game && shown.seat === view.seat && view.ply > shown.ply) {
+    board.playTurn(shown, view, null, boardSpeed());     // the others' steps, played out before the redraw
+  }
   render();
   announceTurn(view);
 }
@@ -277,7 +287,7 @@ async function showPosition(ply) {
   await guarded(async () => {
     const view = await api.position(state.gameId, ply, keyOf(state.seat));
     state.review = { ply, view };
-    board.clearHint();
+    board.showHints(null);
     render();
   });
 }
@@ -451,8 +461,8 @@ function renderHints() {
     words.className = "explanation";
     words.textContent = h.explanation;
     item.append(head, words);
-    const show = () => board.showHint(h.actions);
-    const hide = () => board.clearHint();
+    const show = () => board.showHints(h);
+    const hide = () => board.showHints(null);
     item.addEventListener("mouseenter", show);
     item.addEventListener("focus", show);
     item.addEventListener("mouseleave", hide);
