@@ -220,6 +220,19 @@ export async function deleteGame() {
   });
 }
 
+// Back to the lobby: this page shows no game any more, and the new-game dialog opens (the
+// game stays under "My games").
+export function backToLobby() {
+  disconnect();
+  state.view = null;
+  state.gameId = null;
+  state.review = null;
+  state.explore = null;
+  history.replaceState(null, "", location.pathname);
+  document.getElementById("end-screen").hidden = true;
+  hooks.openNewGameDialog();
+}
+
 export async function saveRecord() {
   await guarded(async () => {
     const text = await api.record(state.gameId, keyOf(state.seat));
@@ -271,7 +284,7 @@ function turnStarts() {
 export async function showPosition(ply) {
   await guarded(async () => {
     const view = await api.position(state.gameId, ply, keyOf(state.seat));
-    if (hooks.board) hooks.board.clearHint();
+    if (hooks.board) hooks.board.showHints(null);
     update({ review: { ply, view }, explore: null });
   });
 }
@@ -310,7 +323,7 @@ export async function analyse() {
 // this seat's view and gives the engine's opinion (web/api/explore.py).
 async function exploreLine(from, line) {
   const answer = await api.explore(state.gameId, keyOf(state.seat), from, line);
-  if (hooks.board) hooks.board.clearHint();
+  if (hooks.board) hooks.board.showHints(null);
   update({ explore: { from, line, view: answer.view, evaluation: answer.evaluation }, selectedFrom: null });
 }
 

@@ -31,8 +31,8 @@ export function createHints(box, list, { board, drawLine }) {
         words.className = "explanation";
         words.textContent = h.explanation;
         item.append(head, words);
-        const show = () => board.showHint(h.actions);
-        const hide = () => board.clearHint();
+        const show = () => board.showHints(h);
+        const hide = () => board.showHints(null);
         item.addEventListener("mouseenter", show);
         item.addEventListener("focus", show);
         item.addEventListener("mouseleave", hide);
@@ -41,12 +41,4 @@ export function createHints(box, list, { board, drawLine }) {
       }
     },
   };
-}
-
-// A hint's turn in notation.
-export function hintNotation(h) {
-  const tokens = document.createElement("span");
-  tokens.className = "tokens";
-  tokens.textContent = h.turn;
-  return tokens;
 }

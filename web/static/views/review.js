@@ -6,6 +6,7 @@ import { drawChart } from "../chart.js";
 import { leaveReview, showPosition } from "../game.js";
 import { t, tf } from "../i18n.js";
 import { keyOf } from "../store.js";
+import { reviewPosition } from "../words.js";
 import { seatLabel } from "./panel.js";
 
 const $ = (id) => document.getElementById(id);
@@ -17,7 +18,7 @@ export function createReview() {
       const view = state.view;
       const reviewing = Boolean(state.review);
       $("review").hidden = !(reviewing || state.analysis || state.analysing || view.over);
-      $("review-position").textContent = reviewing ? tf("Position after {n} actions", { n: state.review.ply }) : "";
+      $("review-position").textContent = reviewing ? reviewPosition(state.review.view) : "";
       $("review-back").hidden = !reviewing;
       drawExplore(state);
       const progress = $("analysis-progress");
