@@ -13,9 +13,11 @@ here is the one place that turns one into the other.
 from __future__ import annotations
 
 from engine.constants import (
-    CARDS, KING, MADAME, PRIVILEGES, ROOMS, SQUARE_NAMES, STAGES, decode_action, room_adjacency,
+    CARDS, KING, MADAME, PRIVILEGES, ROOMS, SQUARE_NAMES, STAGES, S_KING_BONUS, S_MADAME_BONUS,
+    decode_action, room_adjacency,
 )
 from engine.notation import action_to_token
+from engine.scoring import breakdown
 from engine.views import seen_by
 
 SPECTATOR = None
@@ -54,17 +56,58 @@ def action_json(action: int) -> dict:
     return out
 
 
+HIDDEN_DRAW = "?"
+
+
+def step_json(state, action: int, token: str | None = None) -> dict:
+    """One step of a turn for the page's words and animations (the log's and the hints'
+    `steps`), shaped like a legal entry without its id, plus the stage it was taken at and
+    what it names that the page would otherwise look up: a recruitment's tile, a bonus's
+    room. `state` is the position before the action; a draw shown as `?` (another seat's)
+    is {"token": "?", "kind": "draw", "card": None} and nothing more."""
+    if token == HIDDEN_DRAW:
+        return {"token": HIDDEN_DRAW, "kind": "draw", "card": None}
+    out = action_json(action)
+    del out["id"]
+    if token is not None:
+        out["token"] = token
+    stage = state.stage
+    out["stage"] = STAGES[stage]
+    kind, x, _ = decode_action(action)
+    if kind == "draw":
+        out["card"] = CARDS[x]
+    elif kind == "recruit":
+        t = state.snapshot().tile_at[x]
+        out["tile"] = tile_json(state.components.tiles[t]) if t >= 0 else None
+    elif kind in ("take", "decline") and stage in (S_KING_BONUS, S_MADAME_BONUS):
+        out["bonus"] = ROOMS[KING if stage == S_KING_BONUS else MADAME]
+    return out
+
+
+def turn_steps(state, actions) -> list:
+    """The steps of `actions` played from `state` (a hint's turn), state left as it was."""
+    state = state.copy()
+    out = []
+    for action in actions:
+        out.append(step_json(state, action))
+        state.apply(action)
+    return out
+
+
 def turn_log(start, actions, drawers, seat) -> list:
     """The turns so far, one entry per turn as a record writes its lines (a new turn when the
-    round or the seat to move changes), with tokens as `seat` may see them."""
+    round or the seat to move changes), with tokens as `seat` may see them and each token's
+    step (step_json)."""
     tokens = seen_by(-1 if seat is None else seat, zip(actions, drawers))
     state = start.copy()
     log = []
     for ply, (action, token) in enumerate(zip(actions, tokens)):
         label = (state.round, state.to_move)
         if not log or (log[-1]["round"], log[-1]["seat"] - 1) != label:
-            log.append({"ply": ply, "seat": seat_number(state.to_move), "round": state.round, "tokens": []})
+            log.append({"ply": ply, "seat": seat_number(state.to_move), "round": state.round,
+                        "tokens": [], "steps": []})
         log[-1]["tokens"].append(token)
+        log[-1]["steps"].append(step_json(state, action, token))
         state.apply(action)
     for turn in log:
         turn["tokens"] = " ".join(turn["tokens"])
@@ -84,6 +127,52 @@ def players_json(view, snap, seat) -> list:
             "hand_size": snap.hand_size[q],
             "seals": {"turquoise": snap.rooms[q][KING], "violet": snap.rooms[q][MADAME]},
         })
+    return out
+
+
+def majorities_json(view) -> dict:
+    """{ROOM: seat number} of the seat that holds the majority in each room now (0: nobody),
+    by RULES.md §3 "Majority and the Cardinal": the most servants, or tied for the most with
+    a Cardinal weight of at least 1 above every tied seat's. The INTRIGUE of the seat to
+    move counts (it wins every tie of that seat this turn), so ties are seen as the seat to
+    move sees them; at most one seat holds a room."""
+    n = view.n_players
+    mover = view.to_move if 0 <= view.to_move < n else None
+    order = ([mover] if mover is not None else []) + [q for q in range(n) if q != mover]
+    out = {}
+    for room, name in enumerate(ROOMS):
+        holder = next((q for q in order if view.has_majority(q, room)), None)
+        out[name] = seat_number(holder)
+    return out
+
+
+def final_json(view) -> list | None:
+    """None while the game goes on; once it is over, per seat the total and its parts
+    (engine/scoring.py), which add up to `scores`."""
+    if not view.is_terminal():
+        return None
+    return [{"seat": seat_number(s.seat), "total": s.total,
+             "parts": [{"source": source, "vp": vp} for source, vp in s.parts]}
+            for s in breakdown(view)]
+
+
+def default_name(q: int, kind: str) -> str:
+    """The name a seat gets when none is given: "Player N" for a person, else the engine's."""
+    return f"Player {q + 1}" if kind == "human" else kind
+
+
+def seat_labels(names, kinds) -> list:
+    """Per seat, how the page writes a name the server chose (in the page's language): a
+    catalog key {"key": "Player {n}", "n": N} or {"key": "player:NAME"}; None for a name
+    someone typed (shown as it is)."""
+    out = []
+    for q, (name, kind) in enumerate(zip(names, kinds)):
+        if name != default_name(q, kind):
+            out.append(None)
+        elif kind == "human":
+            out.append({"key": "Player {n}", "n": q + 1})
+        else:
+            out.append({"key": f"player:{kind}"})
     return out
 
 
@@ -117,7 +206,9 @@ def build_view(game_id: str, state, start, actions, drawers, seat, *, names, kin
         "kinds": list(kinds), "engines": list(engines or [None] * snap.n_players),
         "ply": len(actions), "round": snap.round,
         "last_round": bool(snap.last_round), "stage": STAGES[snap.stage], "to_move": seat_number(to_move),
-        "over": over, "scores": list(view.scores()),
+        "over": over, "scores": list(view.scores()), "final": final_json(view),
+        "majorities": majorities_json(view),
+        "seat_labels": seat_labels(names, kinds),
         "layout": layout,
         "adjacent": {ROOMS[r]: [ROOMS[x] for x in adjacency[r]] for r in range(len(ROOMS))},
         "rooms": [list(row) for row in snap.rooms],

@@ -29,10 +29,10 @@ def routes(server: Server) -> list:
         lang = request.path_params["lang"]
         try:
             from .. import i18n
-            messages = i18n.messages(lang)
+            table = i18n.catalog_json(lang)
         except (ImportError, ValueError):
             raise Refused(f"no language {lang[:20]!r} (languages: {', '.join(config.languages)})", 404) from None
-        return JSONResponse({"lang": lang, "messages": messages})
+        return JSONResponse(table)
 
     return [
         Route("/", index),
