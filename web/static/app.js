@@ -32,11 +32,16 @@ game.hooks.board = board;
 game.hooks.openNewGameDialog = openNewGameDialog;
 
 // A view that follows the shown one by the other seats' actions: the board plays them out
-// first (at the page's speed; "instant" plays nothing).
+// first, at the page's speed ("instant" plays nothing). The page's own answers come here
+// too (an engine may have played before the answer came back): its own steps are not
+// played again. What was played is kept for the tests (palaisPage.played).
 const STEP_BOUND_MS = 2500;          // the most a step may take before the page goes on
+let played = [];
 game.hooks.beforeShow = (shown, view) => {
   if (view.ply <= shown.ply) return null;
-  const steps = stepsSince(view, shown.ply);
+  const steps = stepsSince(view, shown.ply).filter((step) => step.seat !== shown.seat || !shown.seat);
+  if (!steps.length) return null;
+  played = [...played.slice(-19), { from: shown.ply, to: view.ply, speed: speed(), tokens: steps.map((step) => step.token) }];
   return bounded(board.playTurn(shown, view, steps, speed()), 1000 + STEP_BOUND_MS * steps.length);
 };
 
@@ -173,6 +178,7 @@ window.palaisPage = {
   shownPly: () => (state.review ? state.review.ply : state.view && state.view.ply),
   shownView: () => (state.explore ? state.explore.view : state.review ? state.review.view : state.view),
   explore: () => state.explore,
+  played: () => played.slice(),
   infoSeen: () => state.infoCount,
 };
 

@@ -78,7 +78,9 @@ export function startGame(gameId, view, { fromRecord = false, keys = null, owner
 }
 
 // Views shown one after the other: a view that arrives while the board still plays the
-// turn before waits for it (the board's animation, hooks.beforeShow).
+// turn before waits for it (the board's animation, hooks.beforeShow). The page's own
+// answers go through it too: an engine may have played before the answer came back (the
+// board plays only the other seats' steps).
 let showing = Promise.resolve();
 
 // A new view of the page's seat: shown at once, unless the next decision belongs to
@@ -96,7 +98,7 @@ async function show(view, own) {
   // (the same version again, a socket's copy of an answer or a reconnection's first view,
   // is the same View: not redrawn, so a hint hovered stays shown)
   if (shown && shown.game === view.game && shown.seat === view.seat && view.version <= shown.version) return;
-  if (shown && hooks.beforeShow && !own && shown.game === view.game && shown.seat === view.seat && !state.review) {
+  if (shown && hooks.beforeShow && shown.game === view.game && shown.seat === view.seat && !state.review) {
     await hooks.beforeShow(shown, view);
   }
   const turnChanged = !state.view || state.view.ply !== view.ply;

@@ -56,7 +56,7 @@ export function drawCastle(layer, ctx) {
     if (last) {
       kid(g, "last", "rect", { x: box.x + 4, y: box.y + 4, width: box.w - 8, height: box.h - 8, rx: 5, class: "last-mark", stroke: mover.last });
     }
-    fit(kid(g, "name", "text", { x: box.x + box.w / 2, y: box.y + 20, class: "room-name", "text-anchor": "middle" }, name), box.w - 52);
+    fit(kid(g, "name", "text", { x: box.x + box.w / 2, y: box.y + 20, class: "room-name", "text-anchor": "middle" }, name), box.w - 40);
     const holder = majorities[room];
     if (holder > 0) {
       const mark = kid(g, "majority", "g", { class: "majority" });

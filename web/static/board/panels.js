@@ -5,7 +5,7 @@
 import { kid, sweep, fit } from "./dom.js";
 import { SEAT_COLOURS } from "./geometry.js";
 import { drawServant } from "./castle.js";
-import { nobleText, pieceHelp, pieceName, privilegeText } from "./speech.js";
+import { cardCount, nobleText, pieceHelp, pieceName, privilegeText, seatName } from "./speech.js";
 import { classes, explain, setTarget } from "./targets.js";
 import { t, tf } from "../i18n.js";
 
@@ -43,10 +43,10 @@ export function drawPanels(layer, ctx) {
     const stripe = kid(g, "stripe", "rect", { x, y, width: 8, height: P.h, rx: 3, fill: SEAT_COLOURS[seatIndex] });
     drawServant(g, "servant", x + 24, y + 16, seatIndex, 10);
     centres.seats[player.seat] = { x: x + 24, y: y + 16 };
-    const name = view.names[seatIndex] || tf("Seat {n}", { n: player.seat });
+    const name = seatName(view, player.seat);
     const engine = (view.engines || [])[seatIndex];
-    const kind = engine && engine.failed ? `${view.kinds[seatIndex]} · ${t("engine failed")}` : view.kinds[seatIndex];
-    let heading = view.kinds[seatIndex] === "human" ? name : `${name} (${kind})`;
+    // (an engine's seat is named by its label, not by its kind again: no "ismcts (ismcts)")
+    let heading = engine && engine.failed ? `${name} · ${t("engine failed")}` : name;
     if (view.seat === player.seat) heading += ` · ${t("you")}`;
     fit(kid(g, "name", "text", { x: x + 40, y: y + 20, class: "panel-name" }, heading), P.w - 150);
     const marks = [];
@@ -89,7 +89,7 @@ export function drawPanels(layer, ctx) {
       line = chips(g, cards, { ...common, y: line + 5, h: geo.card.h, row: geo.card.row, minW: geo.card.minW, cls: "card", at: boxes });
       for (const [card, box] of Object.entries(boxes)) centres.cards[card] = { x: box.x + box.w / 2, y: box.y + box.h / 2, box };
     } else {
-      row("hand", `${t("Hand")}: ${tf("{n} cards", { n: player.hand_size })}`);
+      row("hand", `${t("Hand")}: ${cardCount(player.hand_size)}`);
     }
     if (P.grow) {
       const height = Math.max(P.h, line - y + 4);
