@@ -308,3 +308,13 @@ def test_tn_and_words_speak_each_language_with_the_shipped_plural_rule(tmp_path)
     assert [w["token"] for w in out["zh"]["turn"]] == [s["token"] for s in STEPS]
     assert out["zh"]["turn"][0]["text"] == "把一个仆人从阶梯移到铸币房"
     assert out["fr"]["seat"] == "Joueur 1" and out["zh"]["pass"] == "我是座位B"
+
+
+def test_the_page_font_stack_names_cjk_fonts_of_linux_windows_and_macos():
+    css = (STATIC / "style.css").read_text(encoding="utf-8")
+    body = next(line for line in css.splitlines() if line.startswith("body {"))
+    for font in ("Noto Sans CJK SC", "WenQuanYi Micro Hei", "Microsoft YaHei", "PingFang SC"):
+        assert f'"{font}"' in body, font
+    assert body.index("PingFang SC") < body.index("sans-serif;")
+    docs = (ROOT / "docs" / "web.md").read_text(encoding="utf-8")
+    assert "fonts-noto-cjk" in docs and "fonts-wqy-microhei" in docs
