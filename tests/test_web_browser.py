@@ -195,7 +195,7 @@ def test_pass_the_device_between_two_people(tmp_path):
         assert driver.wait_for_decision_or_end() == "pass"
         driver.shot("pass")
         docs_shot(driver, "web-pass-device.png")
-        assert page.inner_text("#pass-button") == "I am seat 2"
+        assert page.inner_text("#pass-button") == "I am seat B"
         assert page.evaluate("window.palaisPage.seat()") == 1
         driver.click_and_wait("#pass-button")
         assert page.is_hidden("#pass-screen")

@@ -813,7 +813,8 @@ def test_the_page_says_engine_failed_in_every_language(client):
     words = {"en": "engine failed", "fr": "moteur en panne", "zh": "引擎故障"}
     for lang, text in words.items():
         assert client.get(f"/api/i18n/{lang}").json()["messages"]["engine failed"] == text
-    board = (Path(__file__).resolve().parent.parent / "web" / "static" / "board.js").read_text()
+    static = Path(__file__).resolve().parent.parent / "web" / "static"
+    board = "".join(path.read_text() for path in [static / "board.js", *sorted((static / "board").glob("*.js"))])
     assert 't("engine failed")' in board and "view.engines" in board
 
 
