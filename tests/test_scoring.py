@@ -3,6 +3,8 @@
 with other park values and scoring options too, and shares tied park places as RULES.md §7
 says."""
 
+import re
+
 import pytest
 
 from engine.components import components_from_dict, default_components
@@ -72,3 +74,21 @@ def test_the_terminal_lines_name_every_seat_and_its_nonzero_parts():
     lines = breakdown_lines(state, ["seat 1 (me)", "seat 2 (random)"])
     assert len(lines) == 2 and lines[0].startswith("  seat 1 (me): ")
     assert f"{state.scores()[1]} VP" in lines[1]
+
+
+def test_palais_play_prints_where_each_seats_points_came_from_at_the_end():
+    from click.testing import CliRunner
+
+    from play.cli import main as palais
+    result = CliRunner().invoke(palais, ["play", "--seat", "random", "--seat", "greedy", "--rule",
+                                         "round_cap=2", "--no-color", "--seed", "4"])
+    assert result.exit_code == 0, result.output
+    end = result.output[result.output.index("Game over. Final scores:"):]
+    totals = [int(x) for x in re.findall(r"(\d+) VP", end.split("\n")[0])]
+    assert len(totals) == 2
+    lines = end.split("Where the points came from:\n")[1].split("\n")
+    assert lines[0].startswith("  seat 1 (random): ") and lines[1].startswith("  seat 2 (greedy): ")
+    for line, total in zip(lines[:2], totals):
+        assert f": {total} VP (" in line
+        parts = line.split("(")[-1].rstrip(")").split(", ")
+        assert sum(int(p.split()[-1]) for p in parts if p != "nothing") == total
