@@ -131,7 +131,7 @@ export function drawStairs(layer, ctx) {
       const to = centre(boxes[room]);
       const ux = Math.sign(to.x - from.x);
       const uy = Math.sign(to.y - from.y);
-      kid(arrows, room, "line", { x1: p.x - ux * 30, y1: p.y - uy * 30, x2: p.x + ux * 30, y2: p.y + uy * 30,
+      kid(arrows, room, "line", { x1: p.x - ux * 18, y1: p.y - uy * 18, x2: p.x + ux * 18, y2: p.y + uy * 18,
         class: "move-arrow", "marker-end": "url(#board-arrow)", stroke: mover.picking });
     }
   }
