@@ -223,6 +223,15 @@ def test_a_phone_in_portrait_gets_40px_targets_and_no_sideways_scroll(tmp_path):
         page.evaluate("window.scrollTo(0, 0)")
         driver.shot("phone")
         docs_shot(driver, "web-board-phone.png")
+        # A long press on a touch screen explains the piece (no hover there).
+        box = page.locator('#board .room[data-room="KING"]').bounding_box()
+        at = {"pointerType": "touch", "isPrimary": True, "bubbles": True,
+              "clientX": box["x"] + 20, "clientY": box["y"] + 30}
+        page.dispatch_event('#board .room[data-room="KING"] .cell', "pointerdown", at)
+        page.wait_for_selector(".board-tip:not([hidden])")
+        page.dispatch_event('#board .room[data-room="KING"] .cell', "pointerup", at)
+        assert page.inner_text(".board-tip").split("\n")[0] == "King's Chamber"
+        driver.shot("long-press")
         assert not driver.errors, driver.errors
 
 

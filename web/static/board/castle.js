@@ -33,7 +33,8 @@ export function drawCastle(layer, ctx) {
     let state = "";
     if (targets.rooms.has(room)) {
       const entry = targets.rooms.get(room);
-      target = { label: tf("Place a servant in {room}", { room: name }), action: () => handlers.onChoose(entry), token: entry.token };
+      const label = view.stage === "SETUP" ? tf("Place a servant in {room}", { room: name }) : tf("Take the servant from {room}", { room: name });
+      target = { label, action: () => handlers.onChoose(entry), token: entry.token };
     } else if (picking && targets.moveTo.has(room)) {
       const entry = targets.moveTo.get(room);
       target = { label: tf("Move from {from} to {to}", { from: pieceName("room", selectedFrom), to: name }),
