@@ -236,8 +236,8 @@ def placeholders(text: str) -> set:
 def _entry_problems(where: str, message, lang: str, english=None) -> list:
     """The problems of one fr/zh entry: fuzzy, untranslated, other placeholders than its
     English (the msgid, or en's label for a code such as "step:move"), a form left in
-    English (equal to the msgid or en's label, unless SAME_AS_ENGLISH allows it), or not
-    as many plural forms as the language has (plural_rule)."""
+    English (equal to the msgid or en's label, unless SAME_AS_ENGLISH allows it). (The
+    number of plural forms is checked on the file itself: plural_form_counts.)"""
     ids = message.id if isinstance(message.id, tuple) else (message.id,)
     forms = message.string if isinstance(message.string, tuple) else (message.string,)
     english_texts = set(ids)
@@ -251,10 +251,6 @@ def _entry_problems(where: str, message, lang: str, english=None) -> list:
     out = []
     if message.fuzzy:
         out.append(f"{where}: {ids[0]!r} is marked fuzzy")
-    if message.pluralizable:
-        n_forms = plural_rule(lang)[0]
-        if len(forms) != n_forms:
-            out.append(f"{where}: {ids[0]!r} has {len(forms)} plural form(s), {lang} has {n_forms}")
     allowed = (message.context, message.id) in SAME_AS_ENGLISH.get(lang, ())
     for form in forms:
         if not form:
@@ -271,6 +267,37 @@ def _entry_problems(where: str, message, lang: str, english=None) -> list:
             out.append(f"{where}: {form!r} has placeholders {sorted(got)}, "
                        f"its msgid {(label or ids[0])!r} has {sorted(wanted)}")
     return out
+
+
+def plural_form_counts(path: Path) -> dict:
+    """{(context, singular msgid): msgstr[i] lines} of every plural entry of a .po file, as
+    written (Babel pads a short entry with empty forms and drops extra ones when reading)."""
+    import ast
+    counts, context, msgid, plural = {}, None, None, False
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if line.startswith("msgctxt "):
+            context = ast.literal_eval(line[8:])
+        elif line.startswith("msgid "):
+            msgid, plural = ast.literal_eval(line[6:]), False
+        elif line.startswith("msgid_plural "):
+            plural = True
+            counts[(context, msgid)] = 0
+        elif line.startswith("msgstr[") and plural:
+            counts[(context, msgid)] += 1
+        elif not line:
+            context, msgid, plural = None, None, False
+    return counts
+
+
+def _form_count_problems(where: str, lang: str, locale_dir: Path) -> list:
+    n = plural_rule(lang)[0]
+    try:
+        counts = plural_form_counts(catalog_path(lang, locale_dir))
+    except (OSError, ValueError, SyntaxError):
+        return []           # said by _read_entries
+    return [f"{where}: {msgid!r} has {k} plural form(s), {lang} has {n}"
+            for (_, msgid), k in counts.items() if k != n]
 
 
 def _header_problems(where: str, lang: str, locale_dir: Path) -> list:
@@ -321,8 +348,9 @@ def check() -> list:
                 problems.append(f"page catalogs, {lang}: {key[1]!r} used at {place} is missing")
         for key in game.keys() & page.keys():
             problems.append(f"{lang}: {key[1]!r} is in both the game's and the page's catalogs")
-        problems += _header_problems(f"game catalog, {lang}", lang, GAME_LOCALE_DIR)
-        problems += _header_problems(f"page catalog, {lang}", lang, PAGE_LOCALE_DIR)
+        for name, locale_dir in (("game", GAME_LOCALE_DIR), ("page", PAGE_LOCALE_DIR)):
+            problems += _header_problems(f"{name} catalog, {lang}", lang, locale_dir)
+            problems += _form_count_problems(f"{name} catalog, {lang}", lang, locale_dir)
         if lang == "en":
             english = (set(game), set(page))
             labels = {key: m.string for key, m in list(game.items()) + list(page.items())}

@@ -94,11 +94,14 @@ def turn_steps(state, actions) -> list:
     return out
 
 
-def turn_log(start, actions, drawers, seat) -> list:
+def turn_log(start, actions, drawers, seat, reveal: bool = False) -> list:
     """The turns so far, one entry per turn as a record writes its lines (a new turn when the
-    round or the seat to move changes), with tokens as `seat` may see them and each token's
-    step (step_json)."""
-    tokens = seen_by(-1 if seat is None else seat, zip(actions, drawers))
+    round or the seat to move changes), with tokens as `seat` may see them (every draw with
+    `reveal`) and each token's step (step_json)."""
+    if reveal:
+        tokens = [action_to_token(a) for a in actions]
+    else:
+        tokens = seen_by(-1 if seat is None else seat, zip(actions, drawers))
     state = start.copy()
     log = []
     for ply, (action, token) in enumerate(zip(actions, tokens)):
@@ -114,11 +117,11 @@ def turn_log(start, actions, drawers, seat) -> list:
     return log
 
 
-def players_json(view, snap, seat) -> list:
+def players_json(view, snap, seat, reveal: bool = False) -> list:
     comps = view.components
     out = []
     for q in range(snap.n_players):
-        mine = seat == q
+        mine = seat == q or reveal
         out.append({
             "seat": seat_number(q), "gold": snap.gold[q], "area": snap.area[q], "supply": snap.supply[q],
             "honours": snap.honours[q],
@@ -179,15 +182,17 @@ def seat_labels(names, kinds) -> list:
 def build_view(game_id: str, state, start, actions, drawers, seat, *, names, kinds,
                human_seats, can_undo: bool = False, thinking: int = -1, passing: bool = False,
                version: int = 0, engines=None, fairness=None, resigned=(),
-               shared: bool = False, rematch=None) -> dict:
+               shared: bool = False, rematch=None, reveal: bool = False) -> dict:
     """The View of `state` (the true state, or a full state of a past ply) for `seat`
     (0-based, None: a spectator).
     `human_seats`: 0-based seats played by people (their legal actions are listed to them);
     `thinking`: the seat whose engine is searching, or -1;
     `fairness`: {"commitment", "secret"} (the secret only once the game is over);
     `version`: the game's count of changes (a later View of a game has a higher one);
-    `engines`: per seat, None or {"restarts": k, "failed": bool} (web/engine_seat.py)."""
-    view = seat_state(state, seat)
+    `engines`: per seat, None or {"restarts": k, "failed": bool} (web/engine_seat.py);
+    `reveal`: every hand and every draw shown, to every seat and spectator (only for a
+    finished game, whose full record anyone may download: never for a live one)."""
+    view = state if reveal else seat_state(state, seat)
     snap = view.snapshot()
     over = view.is_terminal()
     layout = [ROOMS[r] for r in snap.layout]
@@ -213,7 +218,7 @@ def build_view(game_id: str, state, start, actions, drawers, seat, *, names, kin
         "adjacent": {ROOMS[r]: [ROOMS[x] for x in adjacency[r]] for r in range(len(ROOMS))},
         "rooms": [list(row) for row in snap.rooms],
         "park": park,
-        "players": players_json(view, snap, seat),
+        "players": players_json(view, snap, seat, reveal),
         "draw_pile": snap.deck_size, "discard": sum(snap.discard),
         "turn": {"gate_left": snap.gate_left, "gate_max": snap.gate_max,
                  "moves_left": snap.moves_left, "turq": snap.turq, "viol": snap.viol,
@@ -221,7 +226,7 @@ def build_view(game_id: str, state, start, actions, drawers, seat, *, names, kin
         "legal": [action_json(a) for a in view.legal_actions()] if deciding else [],
         "can_undo": bool(can_undo and deciding),
         "thinking": seat_number(thinking if thinking >= 0 else None),
-        "log": turn_log(start, actions, drawers, seat),
+        "log": turn_log(start, actions, drawers, seat, reveal),
         "passing": passing,
         "version": version,
         "fairness": dict(fairness or {"commitment": None, "secret": None}),

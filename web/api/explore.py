@@ -25,7 +25,7 @@ from search.analysis import TurnValuer, engine_params, fair_iterations
 
 from ..inputs import int_field, json_body
 from ..session import Refused
-from ..views import action_json, build_view, seat_number
+from ..views import action_json, build_view, seat_number, turn_steps
 from .common import Server, seat_route
 
 MAX_LINE = 200                   # actions of one explored line at the most
@@ -113,6 +113,7 @@ def explore(session, seat: int, ply: int, actions: list, iterations: int) -> dic
     deciding = not after.is_terminal() and not after.is_chance()
     view["legal"] = [action_json(a) for a in after.legal_actions()] if deciding else []
     view["explore"] = {"from": ply, "line": [action_to_token(a) for a in actions],
+                       "steps": turn_steps(start, actions),
                        "draw_due": bool(after.is_chance() and not after.is_terminal())}
     return {"view": view,
             "evaluation": {"seat": seat_number(mover), "win": round(win[mover], 4),

@@ -9,15 +9,17 @@
 import { api } from "./api.js";
 import { createBoard } from "./board.js";
 import * as game from "./game.js";
-import { preferredLanguage, setLanguage, translateStatic } from "./i18n.js";
+import { preferredLanguage, setLanguage, t, translateStatic } from "./i18n.js";
 import { state, subscribe, update } from "./store.js";
 import { buildRuleOptions, buildSeatRows, listenToDialogs, openNewGameDialog } from "./views/dialog.js";
 import { createEnding } from "./views/ending.js";
-import { createHints, hintNotation } from "./views/hints.js";
+import { createHints } from "./views/hints.js";
 import { listenToKeys } from "./views/keys.js";
-import { createLog, notationOf } from "./views/log.js";
+import { createLog } from "./views/log.js";
 import { createPanel, drawPassScreen } from "./views/panel.js";
 import { createReview } from "./views/review.js";
+import { bounded, listenToSpeed, speed, stepsSince } from "./views/speed.js";
+import { drawWords, notationShown, showNotation } from "./views/words.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -27,20 +29,27 @@ const board = createBoard($("board"), {
   meta: () => state.meta,
 });
 game.hooks.board = board;
-// The others' turns are played out on the board before their view is shown, at the speed
-// kept in localStorage ("instant" | "fast" | "normal" | "slow").
-game.hooks.beforeShow = (shown, view) => {
-  let speed = "normal";
-  try { speed = localStorage.getItem("palais.speed") || speed; } catch (_) { /* storage may be disabled */ }
-  return board.playTurn(shown, view, null, speed);
-};
 game.hooks.openNewGameDialog = openNewGameDialog;
 
+// A view that follows the shown one by the other seats' actions: the board plays them out
+// first, at the page's speed ("instant" plays nothing). The page's own answers come here
+// too (an engine may have played before the answer came back): its own steps are not
+// played again. What was played is kept for the tests (palaisPage.played).
+const STEP_BOUND_MS = 2500;          // the most a step may take before the page goes on
+let played = [];
+game.hooks.beforeShow = (shown, view) => {
+  if (view.ply <= shown.ply) return null;
+  const steps = stepsSince(view, shown.ply).filter((step) => step.seat !== shown.seat || !shown.seat);
+  if (!steps.length) return null;
+  played = [...played.slice(-19), { from: shown.ply, to: view.ply, speed: speed(), tokens: steps.map((step) => step.token) }];
+  return bounded(board.playTurn(shown, view, steps, speed()), 1000 + STEP_BOUND_MS * steps.length);
+};
+
 const panel = createPanel();
-const log = createLog($("log"), { drawTurn: notationOf });
-const hints = createHints($("hints"), $("hint-list"), { board, drawLine: hintNotation });
+const log = createLog($("log"), { drawTurn: (entry, view) => drawWords(entry.steps, entry.tokens, view) });
+const hints = createHints($("hints"), $("hint-list"), { board, drawLine: (h) => drawWords(h.steps, h.turn, state.view) });
 const review = createReview();
-const ending = createEnding();
+const ending = createEnding({ onRematch: game.rematch, onLobby: game.backToLobby });
 
 let renderCount = 0;
 
@@ -89,13 +98,30 @@ function render(_, part = null) {
 
 subscribe(render);
 
+// The language can change anywhere, the new-game dialog open included (it has its own
+// select, since a modal dialog keeps the header out of reach): what is chosen and typed
+// in the dialog stays.
 async function changeLanguage(lang) {
   await setLanguage(lang, api.catalog);
+  for (const id of LANGUAGE_SELECTS) $(id).value = lang;
   translateStatic();
+  labelForScreenReaders();
   buildRuleOptions();
-  $("seat-rows").innerHTML = "";
-  buildSeatRows();
+  buildSeatRows(true);
   update({ lang: state.lang + 1 });
+}
+
+const LANGUAGE_SELECTS = ["language-select", "dialog-language"];
+
+// The names a screen reader gives the page's regions and its icon-like controls.
+function labelForScreenReaders() {
+  const labels = {
+    "board-area": t("Board"), side: t("Game panel"), actions: t("Your decisions"),
+    log: t("Turns"), "hint-list": t("Hints"), chart: t("Analysis chart"),
+    "seat-count": t("Players"), "speed-select": t("Animation"), "language-select": t("Language"),
+    "dialog-language": t("Language"), "end-table": t("Score breakdown"),
+  };
+  for (const [id, label] of Object.entries(labels)) if ($(id)) $(id).setAttribute("aria-label", label);
 }
 
 async function main() {
@@ -115,7 +141,11 @@ async function main() {
   $("delete-button").addEventListener("click", game.deleteGame);
   $("notify-button").addEventListener("click", game.askToNotify);
   window.addEventListener("hashchange", () => game.resumeFromAddress());
-  $("language-select").addEventListener("change", (event) => changeLanguage(event.target.value));
+  for (const id of LANGUAGE_SELECTS) $(id).addEventListener("change", (event) => changeLanguage(event.target.value));
+  listenToSpeed($("speed-select"));
+  $("notation-switch").checked = notationShown();
+  showNotation(notationShown());
+  $("notation-switch").addEventListener("change", (event) => showNotation(event.target.checked));
 
   try {
     state.meta = await api.meta();
@@ -125,13 +155,15 @@ async function main() {
   }
   const budget = state.meta.limits.budget_ms;
   Object.assign($("budget-input"), { min: budget.min, max: budget.max, value: budget.default });
-  const select = $("language-select");
   const names = { en: "English", fr: "Français", zh: "中文" };
-  for (const lang of state.meta.languages) select.add(new Option(names[lang] || lang, lang));
   const lang = preferredLanguage(state.meta.languages);
-  select.value = lang;
+  for (const id of LANGUAGE_SELECTS) {
+    for (const code of state.meta.languages) $(id).add(new Option(names[code] || code, code));
+    $(id).value = lang;
+  }
   await setLanguage(lang, api.catalog);
   translateStatic();
+  labelForScreenReaders();
   buildRuleOptions();
   document.body.dataset.ready = "1";
   if (!(await game.resumeFromAddress())) openNewGameDialog();
@@ -146,6 +178,7 @@ window.palaisPage = {
   shownPly: () => (state.review ? state.review.ply : state.view && state.view.ply),
   shownView: () => (state.explore ? state.explore.view : state.review ? state.review.view : state.view),
   explore: () => state.explore,
+  played: () => played.slice(),
   infoSeen: () => state.infoCount,
 };
 

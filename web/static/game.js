@@ -222,6 +222,19 @@ export async function deleteGame() {
   });
 }
 
+// Back to the lobby: this page shows no game any more, and the new-game dialog opens (the
+// game stays under "My games").
+export function backToLobby() {
+  disconnect();
+  state.view = null;
+  state.gameId = null;
+  state.review = null;
+  state.explore = null;
+  history.replaceState(null, "", location.pathname);
+  document.getElementById("end-screen").hidden = true;
+  hooks.openNewGameDialog();
+}
+
 export async function saveRecord() {
   await guarded(async () => {
     const text = await api.record(state.gameId, keyOf(state.seat));

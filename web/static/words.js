@@ -40,13 +40,13 @@ function privilegeText(tile) {
   return name;
 }
 
-// A tile's cost in words: "4 gold, 2 turquoise seals", or "free".
+// A tile's cost in words: "4 gold, 2 turquoise seals", or "nothing".
 export function costText(tile) {
   const parts = [];
   if (tile.gold) parts.push(tn("{n} gold", "{n} gold", tile.gold));
   if (tile.turquoise) parts.push(tn("{n} turquoise seal", "{n} turquoise seals", tile.turquoise));
   if (tile.violet) parts.push(tn("{n} violet seal", "{n} violet seals", tile.violet));
-  return parts.length ? parts.join(t("list separator:, ")) : t("free");
+  return parts.length ? parts.join(t("list separator:, ")) : t("nothing");
 }
 
 // A noble tile (the View's tile JSON) in words: number, VP, cost and privilege.

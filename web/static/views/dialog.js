@@ -7,6 +7,7 @@ import { SEAT_LETTERS } from "../board.js";
 import { guarded, loadSeat, startGame } from "../game.js";
 import { t, tf } from "../i18n.js";
 import { forgetGame, seatLink, storeGame, storedGames } from "../saved.js";
+import { playerLabel } from "../words.js";
 import { humanSeat, state } from "../store.js";
 
 const $ = (id) => document.getElementById(id);
@@ -75,7 +76,13 @@ export async function showMyGames() {
 
 // ---- the new-game dialog ----------------------------------------------------------------
 
-function seatRow(index, players) {
+// The choices of a seat: a person, a strength level (/api/meta `levels`: Beginner, Club,
+// Strong, Maximum, each a measured player and time per turn) or, under "Engines", any
+// player the server offers by its name. A seat other than the first starts at the level
+// marked default (the medium one).
+function seatRow(index, meta, { levels = true } = {}) {
+  const players = meta ? meta.players : [];
+  const levelList = levels && meta && meta.levels ? meta.levels : [];
   const row = document.createElement("div");
   row.className = "seat-row";
   const letter = document.createElement("strong");
@@ -83,10 +90,28 @@ function seatRow(index, players) {
   const kind = document.createElement("select");
   kind.className = "seat-kind";
   kind.setAttribute("aria-label", tf("Seat {n}", { n: index + 1 }));
-  const person = new Option(t("Person"), "human");
-  kind.add(person);
-  for (const player of players) kind.add(new Option(player.label || player.name, `engine:${player.name}`));
-  kind.value = index === 0 ? "human" : (players.find((p) => p.name === "random") ? "engine:random" : "human");
+  kind.add(new Option(t("Person"), "human"));
+  if (levelList.length) {
+    const group = document.createElement("optgroup");
+    group.label = t("Strength");
+    for (const level of levelList) {
+      const option = new Option(playerLabel(level), `level:${level.id}`);
+      option.title = level.help ? t(level.help) : "";
+      group.appendChild(option);
+    }
+    kind.appendChild(group);
+  }
+  const engines = document.createElement("optgroup");
+  engines.label = t("Engines");
+  for (const player of players) {
+    const option = new Option(playerLabel(player), `engine:${player.name}`);
+    option.title = player.help ? (player.kind === "builtin" ? t(player.help) : player.help) : "";
+    engines.appendChild(option);
+  }
+  kind.appendChild(engines);
+  const preferred = levelList.find((level) => level.default);
+  kind.value = index === 0 || !preferred ? "human" : `level:${preferred.id}`;
+  kind.addEventListener("change", showLevelBudget);
   const name = document.createElement("input");
   name.className = "seat-name";
   name.placeholder = t("Name");
@@ -96,17 +121,42 @@ function seatRow(index, players) {
   return row;
 }
 
-export function buildSeatRows() {
-  const rows = $("seat-rows");
-  const count = Number($("seat-count").value);
-  const players = state.meta ? state.meta.players : [];
-  while (rows.children.length > count) rows.removeChild(rows.lastChild);
-  while (rows.children.length < count) rows.appendChild(seatRow(rows.children.length, players));
+const levelOf = (value) => (state.meta && state.meta.levels || []).find((level) => `level:${level.id}` === value);
+
+// A game has one time per turn for its engines: the strongest level chosen sets it (the
+// field shows it, and can still be changed).
+function showLevelBudget() {
+  const chosen = [...$("seat-rows").querySelectorAll(".seat-kind")].map((select) => levelOf(select.value)).filter(Boolean);
+  if (chosen.length) $("budget-input").value = Math.max(...chosen.map((level) => level.budget_ms));
 }
 
+// The seat rows for the count chosen; `relabel`: drawn again in the page's language, each
+// keeping what was chosen and typed.
+export function buildSeatRows(relabel = false) {
+  const rows = $("seat-rows");
+  const count = Number($("seat-count").value);
+  if (relabel) {
+    const kept = [...rows.children].map((row) => [row.querySelector(".seat-kind").value, row.querySelector(".seat-name").value]);
+    rows.innerHTML = "";
+    kept.forEach(([kind, name], i) => {
+      const row = seatRow(i, state.meta);
+      row.querySelector(".seat-kind").value = kind;
+      row.querySelector(".seat-name").value = name;
+      rows.appendChild(row);
+    });
+  }
+  while (rows.children.length > count) rows.removeChild(rows.lastChild);
+  while (rows.children.length < count) rows.appendChild(seatRow(rows.children.length, state.meta));
+  if (!relabel) showLevelBudget();
+}
+
+// The rule options, each with its translated label (meta's `label` msgid) and help (its
+// `help` msgid: a tooltip and a line under it); values already set are kept.
 export function buildRuleOptions() {
   const box = $("rule-options");
-  for (const old of box.querySelectorAll("label")) old.remove();
+  const kept = {};
+  for (const input of box.querySelectorAll("input")) kept[input.dataset.option] = input.type === "checkbox" ? input.checked : input.value;
+  for (const old of box.querySelectorAll("label, .help")) old.remove();
   const options = state.meta ? state.meta.rule_options : [];
   box.hidden = !options.length;
   for (const option of options) {
@@ -114,22 +164,29 @@ export function buildRuleOptions() {
     const input = document.createElement("input");
     input.dataset.option = option.name;
     input.dataset.type = option.type;
-    // The game's catalog names each option by its code (msgctxt "rule option") and holds
-    // its help line as written (play/i18n.py game_vocabulary).
-    const key = `rule option:${option.name}`;
+    const key = option.label || `rule option:${option.name}`;
     const name = t(key) === key ? option.name : t(key);
     if (option.type === "bool") {
       input.type = "checkbox";
-      input.checked = Boolean(option.default);
+      input.checked = option.name in kept ? kept[option.name] : Boolean(option.default);
       label.append(input, document.createTextNode(` ${name}`));
     } else {
       input.type = "number";
       input.step = "1";
-      input.value = option.default;
+      if (option.min !== undefined) input.min = option.min;
+      if (option.max !== undefined) input.max = option.max;
+      input.value = option.name in kept ? kept[option.name] : option.default;
       label.append(document.createTextNode(`${name} `), input);
     }
-    label.title = option.help ? t(option.help) : "";
+    const help = option.help ? t(option.help) : "";
+    label.title = help;
     box.appendChild(label);
+    if (help) {
+      const line = document.createElement("small");
+      line.className = "help";
+      line.textContent = help;
+      box.appendChild(line);
+    }
   }
 }
 
@@ -145,7 +202,9 @@ function readNewGameForm() {
   const names = [];
   for (const row of $("seat-rows").children) {
     const kind = row.querySelector(".seat-kind").value;
-    players.push(kind === "human" ? { kind: "human" } : { kind: "engine", name: kind.slice("engine:".length) });
+    const level = levelOf(kind);
+    players.push(kind === "human" ? { kind: "human" }
+      : { kind: "engine", name: level ? level.player : kind.slice("engine:".length) });
     names.push(row.querySelector(".seat-name").value.trim());
   }
   const seedText = $("seed-input").value.trim();
@@ -211,7 +270,7 @@ function askLoadPlayers(text) {
   const rows = $("load-seats");
   rows.innerHTML = "";
   for (let i = 0; i < count; i++) {
-    const row = seatRow(i, state.meta ? state.meta.players : []);
+    const row = seatRow(i, state.meta, { levels: false });
     row.querySelector(".seat-kind").value = "human";
     row.querySelector(".seat-name").remove();
     rows.appendChild(row);
@@ -236,7 +295,7 @@ export function listenToDialogs() {
   $("new-game-button").addEventListener("click", openNewGameDialog);
   $("new-game-cancel").addEventListener("click", () => $("new-game-dialog").close());
   $("new-game-form").addEventListener("submit", submitNewGame);
-  $("seat-count").addEventListener("change", buildSeatRows);
+  $("seat-count").addEventListener("change", () => buildSeatRows());
   $("invite-button").addEventListener("click", () => {
     const stored = storedGames()[state.gameId] || {};
     if (stored.invitations) showInvitations(state.gameId, stored.invitations);

@@ -3,6 +3,7 @@
 // hints change (a new answer, a new turn, a new language).
 
 import { tf, t } from "../i18n.js";
+import { oneDecimal } from "./words.js";
 
 export function createHints(box, list, { board, drawLine }) {
   let drawn;
@@ -26,7 +27,7 @@ export function createHints(box, list, { board, drawLine }) {
         item.className = "hint";
         const head = document.createElement("div");
         head.append(drawLine(h), document.createTextNode(
-          ` — ${tf("win {win}%", { win: Math.round(h.win * 100) })} · ${tf("{score} VP expected", { score: h.score.toFixed(1) })}`));
+          ` — ${tf("win {win}%", { win: Math.round(h.win * 100) })} · ${tf("{score} VP expected", { score: oneDecimal(h.score) })}`));
         const words = document.createElement("div");
         words.className = "explanation";
         words.textContent = h.explanation;
@@ -41,12 +42,4 @@ export function createHints(box, list, { board, drawLine }) {
       }
     },
   };
-}
-
-// A hint's turn in notation.
-export function hintNotation(h) {
-  const tokens = document.createElement("span");
-  tokens.className = "tokens";
-  tokens.textContent = h.turn;
-  return tokens;
 }

@@ -60,11 +60,3 @@ export function createLog(list, { drawTurn }) {
     },
   };
 }
-
-// A turn in notation (the engine's tokens).
-export function notationOf(entry) {
-  const tokens = document.createElement("span");
-  tokens.className = "tokens";
-  tokens.textContent = entry.tokens;
-  return tokens;
-}

@@ -7,12 +7,12 @@ import { SEAT_LETTERS } from "../board.js";
 import { act, exploreStep, select } from "../game.js";
 import { t, tf } from "../i18n.js";
 import { humanSeat, keyOf } from "../store.js";
+import { oneDecimal } from "./words.js";
+import { movesLeft, passDeviceButton, passDeviceText, pieceName, seatName } from "../words.js";
+
+export { seatName };
 
 const $ = (id) => document.getElementById(id);
-
-export function seatName(view, seat) {
-  return view.names[seat - 1] || tf("Seat {n}", { n: seat });
-}
 
 export const seatLabel = (view, seat) => `${seatName(view, seat)} (${SEAT_LETTERS[seat - 1]})`;
 
@@ -38,8 +38,8 @@ function promptFor(view, selectedFrom) {
   let what;
   if (kinds.has("gate")) what = t("Parade Ground: how many servants go to the GATE?");
   else if (kinds.has("move")) what = selectedFrom
-    ? tf("Stairway: move from {room} to which room?", { room: t(selectedFrom) })
-    : tf("Stairway: pick a room to move a servant from ({n} moves left), or end the moves.", { n: view.turn.moves_left });
+    ? tf("Stairway: move from {room} to which room?", { room: pieceName("room", selectedFrom) })
+    : tf("Stairway: pick a room to move a servant from ({left}), or end the moves.", { left: movesLeft(view.turn.moves_left) });
   else if (kinds.has("recruit")) what = t("Recruit a noble: click a square of the park, or end recruiting.");
   else if (kinds.has("take")) what = view.stage === "MADAME_BONUS" ? t("Madame's majority: put one more servant there?") : t("King's majority: put one more servant there?");
   else if (kinds.has("room")) what = view.stage === "SETUP" ? t("Setup: click a room to place a servant.") : t("Click the room to take the servant from.");
@@ -102,7 +102,7 @@ function drawEngineInfo(state) {
   box.innerHTML = "";
   const head = document.createElement("div");
   head.textContent = `${tf("{name} (seat {letter}) is thinking", { name: seatName(state.view, info.seat), letter: SEAT_LETTERS[info.seat - 1] })}: `
-    + `${tf("win {win}%", { win: Math.round(info.win * 100) })} · ${tf("{score} VP expected", { score: Number(info.score).toFixed(1) })}`
+    + `${tf("win {win}%", { win: Math.round(info.win * 100) })} · ${tf("{score} VP expected", { score: oneDecimal(Number(info.score)) })}`
     + ` · ${tf("{n} iterations", { n: info.iterations })}`;
   const line = document.createElement("div");
   line.className = "pv";
@@ -126,8 +126,8 @@ export function drawPassScreen(state) {
   const pass = $("pass-screen");
   if (state.waitingForSeat && view) {
     const seat = state.waitingForSeat;
-    $("pass-text").textContent = tf("Pass the device to {name} (seat {letter}).", { name: seatName(view, seat), letter: SEAT_LETTERS[seat - 1] });
-    $("pass-button").textContent = tf("I am seat {n}", { n: seat });
+    $("pass-text").textContent = passDeviceText(view, seat);
+    $("pass-button").textContent = passDeviceButton(seat);
     $("pass-button").dataset.seat = seat;
     if (pass.hidden) {
       pass.hidden = false;

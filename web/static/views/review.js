@@ -6,7 +6,9 @@ import { drawChart } from "../chart.js";
 import { leaveReview, showPosition } from "../game.js";
 import { t, tf } from "../i18n.js";
 import { keyOf } from "../store.js";
+import { reviewPosition } from "../words.js";
 import { seatLabel } from "./panel.js";
+import { drawWords, oneDecimal } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -17,7 +19,7 @@ export function createReview() {
       const view = state.view;
       const reviewing = Boolean(state.review);
       $("review").hidden = !(reviewing || state.analysis || state.analysing || view.over);
-      $("review-position").textContent = reviewing ? tf("Position after {n} actions", { n: state.review.ply }) : "";
+      $("review-position").textContent = reviewing ? reviewPosition(state.review.view) : "";
       $("review-back").hidden = !reviewing;
       drawExplore(state);
       const progress = $("analysis-progress");
@@ -51,11 +53,13 @@ function drawExplore(state) {
   $("explore-button").hidden = !state.review || Boolean(explore) || !keyOf(state.seat) || state.review.view.over;
   $("explore").hidden = !explore;
   if (!explore) return;
-  const line = explore.line.length ? explore.line.join(" ") : t("(the game's own position)");
-  $("explore-line").textContent = `${tf("Line from the position after {n} actions:", { n: explore.from })} ${line}`;
+  const box = $("explore-line");
+  box.textContent = `${tf("Line from the position after {n} actions:", { n: explore.from })} `;
+  if (explore.line.length) box.appendChild(drawWords(explore.view.explore.steps, explore.line.join(" "), explore.view));
+  else box.appendChild(document.createTextNode(t("(the game's own position)")));
   const e = explore.evaluation;
   const draw = explore.view.explore && explore.view.explore.draw_due ? ` ${t("A card draw is due: the line stops here.")}` : "";
   $("explore-eval").textContent = `${seatLabel(explore.view, e.seat)}: ${tf("win {win}%", { win: Math.round(e.win * 100) })}`
-    + ` · ${tf("{score} VP expected", { score: e.score.toFixed(1) })}${draw}`;
+    + ` · ${tf("{score} VP expected", { score: oneDecimal(e.score) })}${draw}`;
   $("explore-undo").disabled = !explore.line.length;
 }
