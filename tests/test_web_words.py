@@ -318,3 +318,17 @@ def test_the_page_font_stack_names_cjk_fonts_of_linux_windows_and_macos():
     assert body.index("PingFang SC") < body.index("sans-serif;")
     docs = (ROOT / "docs" / "web.md").read_text(encoding="utf-8")
     assert "fonts-noto-cjk" in docs and "fonts-wqy-microhei" in docs
+
+
+def test_the_levels_are_the_measured_ones_docs_web_md_gives():
+    from web.levels import LEVELS
+    docs = (ROOT / "docs" / "web.md").read_text(encoding="utf-8")
+    table = docs[docs.index("## Strength levels"):docs.index("## Engine seats")]
+    tables = _tables()
+    for level in LEVELS:
+        label = tables["en"][level.label]
+        row = next(line for line in table.splitlines() if line.startswith(f"| {label}"))
+        budget = f"{level.budget_ms} ms" if level.budget_ms < 1000 else f"{level.budget_ms // 1000} s"
+        assert f"`{level.player}`" in row and f"| {budget} |" in row, row
+    assert [level.id for level in LEVELS if level.default] == ["club"]
+    assert "22 games" in table
