@@ -273,6 +273,7 @@ for (const lang of Object.keys(tables)) {
     turn: words.turnWords(STEPS, {}),
     seat: words.seatName({ names: ["Player 1"], seat_labels: [{ key: "Player {n}", n: 1 }] }, 1),
     pass: words.passDeviceButton(2),
+    expected: words.expectedScore(106.24),
   };
 }
 console.log(JSON.stringify(out));
@@ -308,6 +309,7 @@ def test_tn_and_words_speak_each_language_with_the_shipped_plural_rule(tmp_path)
     assert [w["token"] for w in out["zh"]["turn"]] == [s["token"] for s in STEPS]
     assert out["zh"]["turn"][0]["text"] == "把一个仆人从阶梯移到铸币房"
     assert out["fr"]["seat"] == "Joueur 1" and out["zh"]["pass"] == "我是座位B"
+    assert out["en"]["expected"] == "106.2 VP expected" and out["fr"]["expected"].startswith("106,2 ")
 
 
 def test_the_page_font_stack_names_cjk_fonts_of_linux_windows_and_macos():
