@@ -57,15 +57,22 @@ def test_an_engine_turn_plays_out_step_by_step_and_stays_highlighted(tmp_path):
                 before = driver.renders()
             page.click(f'#board [data-token="{token}"].target, #actions [data-token="{token}"]')
             # The engine's steps: a servant (or card) on its way, the board marked as animating.
-            state = page.wait_for_function("""n => document.querySelector('#board.animating .anim-ghost') ? 'moving'
-                : Number(document.body.dataset.renders) > n && document.body.dataset.busy !== '1' ? 'drawn' : null""",
-                                           arg=before).json_value()
-            if state == "moving":
+            state = page.wait_for_function("""n => {
+                const ghost = document.querySelector('#board.animating .anim-ghost');
+                if (ghost) return { state: 'moving', transform: ghost.getAttribute('transform') };
+                return Number(document.body.dataset.renders) > n && document.body.dataset.busy !== '1' ? { state: 'drawn' } : null;
+            }""", arg=before).json_value()
+            if state["state"] == "moving":
                 seen = True
                 break
         assert seen
-        transform = page.eval_on_selector("#board .anim-ghost", "n => getComputedStyle(n).transform")
-        assert transform not in ("", "none")
+        assert state["transform"].startswith("translate(")    # on its way: moved frame by frame
+        # (the picture once the ghost is well on its way, or gone)
+        page.wait_for_function("""start => { const g = document.querySelector('#board .anim-ghost');
+            if (!g) return true;
+            const [x, y] = g.getAttribute('transform').match(/[-\\d.]+/g).map(Number);
+            return Math.hypot(x - start[0], y - start[1]) > 60; }""",
+                               arg=[float(v) for v in state["transform"][10:-1].split()])
         driver.shot("mid-animation")
         docs_shot(driver, "web-board-animation.png")
         # At the end: the board redrawn, the engine's turn outlined in its colour until the next.
@@ -216,6 +223,15 @@ def test_a_phone_in_portrait_gets_40px_targets_and_no_sideways_scroll(tmp_path):
         page.evaluate("window.scrollTo(0, 0)")
         driver.shot("phone")
         docs_shot(driver, "web-board-phone.png")
+        # A long press on a touch screen explains the piece (no hover there).
+        box = page.locator('#board .room[data-room="KING"]').bounding_box()
+        at = {"pointerType": "touch", "isPrimary": True, "bubbles": True,
+              "clientX": box["x"] + 20, "clientY": box["y"] + 30}
+        page.dispatch_event('#board .room[data-room="KING"] .cell', "pointerdown", at)
+        page.wait_for_selector(".board-tip:not([hidden])")
+        page.dispatch_event('#board .room[data-room="KING"] .cell', "pointerup", at)
+        assert page.inner_text(".board-tip").split("\n")[0] == "King's Chamber"
+        driver.shot("long-press")
         assert not driver.errors, driver.errors
 
 

@@ -24,7 +24,7 @@ from web.views import majorities_json
 from helpers import position
 from test_web_i18n import _edit, scratch_catalogs  # noqa: F401 (a fixture)
 from test_web_server import (  # noqa: F401 (a fixture)
-    EXAMPLE, as_seat, client, my_turn_again, new_game, watch,
+    EXAMPLE, act, as_owner, as_seat, client, my_turn_again, new_game, watch,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -91,6 +91,17 @@ def _play_to_end(client, **options):
         while not view["over"]:
             assert view["final"] is None
             view = my_turn_again(client, ws, game, 1, rng.choice(view["legal"])["token"])
+    return game, view
+
+
+def _finish_by_random_play(client, start):
+    """A game of two people played to its end by random choices over the API."""
+    game, view = start["game"], start["view"]
+    rng = random.Random(1)
+    while not view["over"]:
+        seat = view["to_move"]
+        legal = client.get(f"/api/games/{game}/view", headers=as_seat(game, seat)).json()["legal"]
+        view = act(client, game, seat, rng.choice(legal)["token"]).json()
     return game, view
 
 
@@ -167,6 +178,12 @@ def test_default_names_go_to_the_page_as_catalog_keys_and_typed_names_as_they_ar
     assert view["seat_labels"] == [{"key": "Player {n}", "n": 1}, {"key": "player:random"}]
     view = new_game(client, names=["Ann", "Bo"])["view"]
     assert view["seat_labels"] == [None, None]
+    # a rematch turns the seats: "Player 1" plays seat 2 and is still written in the page's words
+    start = new_game(client, [{"kind": "human"}, {"kind": "human"}], options={"round_cap": 2})
+    game, _ = _finish_by_random_play(client, start)
+    rematch = client.post(f"/api/games/{game}/rematch", headers=as_owner(game)).json()["view"]
+    assert rematch["names"] == ["Player 2", "Player 1"]
+    assert rematch["seat_labels"] == [{"key": "Player {n}", "n": 2}, {"key": "Player {n}", "n": 1}]
 
 
 def test_hint_lines_carry_their_steps(client):
@@ -273,6 +290,7 @@ for (const lang of Object.keys(tables)) {
     turn: words.turnWords(STEPS, {}),
     seat: words.seatName({ names: ["Player 1"], seat_labels: [{ key: "Player {n}", n: 1 }] }, 1),
     pass: words.passDeviceButton(2),
+    expected: words.expectedScore(106.24),
   };
 }
 console.log(JSON.stringify(out));
@@ -308,6 +326,7 @@ def test_tn_and_words_speak_each_language_with_the_shipped_plural_rule(tmp_path)
     assert [w["token"] for w in out["zh"]["turn"]] == [s["token"] for s in STEPS]
     assert out["zh"]["turn"][0]["text"] == "把一个仆人从阶梯移到铸币房"
     assert out["fr"]["seat"] == "Joueur 1" and out["zh"]["pass"] == "我是座位B"
+    assert out["en"]["expected"] == "106.2 VP expected" and out["fr"]["expected"].startswith("106,2 ")
 
 
 def test_the_page_font_stack_names_cjk_fonts_of_linux_windows_and_macos():
@@ -318,3 +337,17 @@ def test_the_page_font_stack_names_cjk_fonts_of_linux_windows_and_macos():
     assert body.index("PingFang SC") < body.index("sans-serif;")
     docs = (ROOT / "docs" / "web.md").read_text(encoding="utf-8")
     assert "fonts-noto-cjk" in docs and "fonts-wqy-microhei" in docs
+
+
+def test_the_levels_are_the_measured_ones_docs_web_md_gives():
+    from web.levels import LEVELS
+    docs = (ROOT / "docs" / "web.md").read_text(encoding="utf-8")
+    table = docs[docs.index("## Strength levels"):docs.index("## Engine seats")]
+    tables = _tables()
+    for level in LEVELS:
+        label = tables["en"][level.label]
+        row = next(line for line in table.splitlines() if line.startswith(f"| {label}"))
+        budget = f"{level.budget_ms} ms" if level.budget_ms < 1000 else f"{level.budget_ms // 1000} s"
+        assert f"`{level.player}`" in row and f"| {budget} |" in row, row
+    assert [level.id for level in LEVELS if level.default] == ["club"]
+    assert "22 games" in table

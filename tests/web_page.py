@@ -140,6 +140,7 @@ class PageDriver:
         game: "decide", "pass" or "over"."""
         handle = self.page.wait_for_function("""() => {
             if (document.body.dataset.busy === '1') return null;
+            if (document.querySelector('#board.animating')) return null;     // a turn still playing out
             if (!document.getElementById('pass-screen').hidden) return 'pass';
             const v = window.palaisPage.view();
             if (v && v.over) return 'over';

@@ -26,10 +26,16 @@ class Level:
         return f"level-help:{self.id}"
 
 
-# Measured on the 2-core development machine (docs/web.md gives the figures and the command).
+# Measured on the 2-core development machine (docs/web.md, "Strength levels", gives the
+# figures and the commands): at each budget the built-in players met over rotated deals, 2
+# players; a level takes the one with the higher win share, then the higher mean VP.
+#   50 ms:   ismcts 4-0 greedy (VP 158.0 to 49.8); ismcts 2-2 pimc (VP 115.8 to 101.2)
+#   250 ms:  ismcts 4-4 pimc (VP 102.1 to 108.0)
+#   1000 ms: ismcts 3-1 pimc (VP 128.5 to 93.0)
+#   3000 ms: not measured (2 games would take about 17 CPU minutes): the winner at 1000 ms
 LEVELS = (
-    Level("beginner", "greedy", 100),
-    Level("club", "ismcts", 300, default=True),
+    Level("beginner", "ismcts", 50),
+    Level("club", "pimc", 250, default=True),
     Level("strong", "ismcts", 1000),
     Level("maximum", "ismcts", 3000),
 )

@@ -12,6 +12,8 @@ here is the one place that turns one into the other.
 
 from __future__ import annotations
 
+import re
+
 from engine.constants import (
     CARDS, KING, MADAME, PRIVILEGES, ROOMS, SQUARE_NAMES, STAGES, S_KING_BONUS, S_MADAME_BONUS,
     decode_action, room_adjacency,
@@ -159,6 +161,9 @@ def final_json(view) -> list | None:
             for s in breakdown(view)]
 
 
+DEFAULT_PERSON = re.compile(r"Player ([1-4])")      # default_name of a person
+
+
 def default_name(q: int, kind: str) -> str:
     """The name a seat gets when none is given: "Player N" for a person, else the engine's."""
     return f"Player {q + 1}" if kind == "human" else kind
@@ -169,13 +174,14 @@ def seat_labels(names, kinds) -> list:
     catalog key {"key": "Player {n}", "n": N} or {"key": "player:NAME"}; None for a name
     someone typed (shown as it is)."""
     out = []
-    for q, (name, kind) in enumerate(zip(names, kinds)):
-        if name != default_name(q, kind):
-            out.append(None)
-        elif kind == "human":
-            out.append({"key": "Player {n}", "n": q + 1})
-        else:
+    for name, kind in zip(names, kinds):
+        number = DEFAULT_PERSON.fullmatch(name)
+        if kind == "human" and number:            # a rematch moves "Player 1" to seat 2
+            out.append({"key": "Player {n}", "n": int(number.group(1))})
+        elif kind != "human" and name == kind:
             out.append({"key": f"player:{kind}"})
+        else:
+            out.append(None)
     return out
 
 

@@ -114,7 +114,7 @@ export function createBoard(svg, handlers) {
       .map((step) => ({ ...step, seat: step.seat || (fromView && fromView.to_move) || 1 }))
       .filter(animated);
     const id = ++turnId;
-    for (const animation of running) animation.finish();
+    for (const flight of running) flight.finish();
     if (!ms || !list.length || !fromView) return;
     animating = true;
     svg.classList.add("animating");

@@ -117,6 +117,12 @@ export function scorePartName(source) {
   return entry(`score:${source}`, source);
 }
 
+// An engine's or a hint's expected final score, one decimal in the page's language
+// ("106,2 PV attendus" in French).
+export function expectedScore(score) {
+  return tf("{score} VP expected", { score: formatNumber(Number(score), { minimumFractionDigits: 1, maximumFractionDigits: 1 }) });
+}
+
 // The counted phrases of the page.
 export function cardCount(n) {
   return tn("{n} card", "{n} cards", n);

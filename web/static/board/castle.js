@@ -33,7 +33,8 @@ export function drawCastle(layer, ctx) {
     let state = "";
     if (targets.rooms.has(room)) {
       const entry = targets.rooms.get(room);
-      target = { label: tf("Place a servant in {room}", { room: name }), action: () => handlers.onChoose(entry), token: entry.token };
+      const label = view.stage === "SETUP" ? tf("Place a servant in {room}", { room: name }) : tf("Take the servant from {room}", { room: name });
+      target = { label, action: () => handlers.onChoose(entry), token: entry.token };
     } else if (picking && targets.moveTo.has(room)) {
       const entry = targets.moveTo.get(room);
       target = { label: tf("Move from {from} to {to}", { from: pieceName("room", selectedFrom), to: name }),
@@ -131,7 +132,7 @@ export function drawStairs(layer, ctx) {
       const to = centre(boxes[room]);
       const ux = Math.sign(to.x - from.x);
       const uy = Math.sign(to.y - from.y);
-      kid(arrows, room, "line", { x1: p.x - ux * 30, y1: p.y - uy * 30, x2: p.x + ux * 30, y2: p.y + uy * 30,
+      kid(arrows, room, "line", { x1: p.x - ux * 18, y1: p.y - uy * 18, x2: p.x + ux * 18, y2: p.y + uy * 18,
         class: "move-arrow", "marker-end": "url(#board-arrow)", stroke: mover.picking });
     }
   }

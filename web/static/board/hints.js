@@ -26,8 +26,7 @@ function spotOf(place, ctx) {
   }
   if (place.from && boxes[place.from] && boxes[place.to]) {
     const p = stairPoint(boxes[place.from], boxes[place.to]);
-    return p.across === "x" ? { x: p.x, y: p.y - 18, r: 9, key: `stair:${p.x},${p.y}` }
-      : { x: p.x + 20, y: p.y, r: 9, key: `stair:${p.x},${p.y}` };
+    return { x: p.x, y: p.y, r: 9, key: `stair:${p.x},${p.y}` };       // on the stairway itself
   }
   return null;
 }

@@ -1,6 +1,8 @@
 // A turn played out on the board, step by step: a servant walks from its seat (or its room,
-// along the stairway) to where it goes, a card flies from the hand or to it. Each step is a
-// short Web Animation of a ghost shape over the board; "instant" plays nothing.
+// along the stairway) to where it goes, a card flies from the hand or to it. Each step moves
+// a ghost shape over the board by its transform attribute, frame by frame (painted like any
+// other change, screenshots included); "instant" plays nothing. A hidden tab plays nothing
+// either, and a timer ends a step even if frames stop coming, so a turn always ends.
 
 import { el } from "./dom.js";
 import { centre, SEAT_COLOURS, SEAT_LETTERS } from "./geometry.js";
@@ -44,8 +46,8 @@ function pathOf(step, ctx) {
 function ghostOf(layer, path, seat) {
   const g = el("g", { class: `anim-ghost anim-${path.shape}` }, layer);
   if (path.shape === "servant") {
-    el("circle", { cx: 0, cy: 0, r: 11, fill: SEAT_COLOURS[seat - 1] || "#555", class: "servant" }, g);
-    el("text", { x: 0, y: 4.6, class: "servant-letter", "text-anchor": "middle", "font-size": 13 }, g, SEAT_LETTERS[seat - 1] || "");
+    el("circle", { cx: 0, cy: 0, r: 14, fill: SEAT_COLOURS[seat - 1] || "#555", class: "servant anim-servant" }, g);
+    el("text", { x: 0, y: 5.8, class: "servant-letter", "text-anchor": "middle", "font-size": 16 }, g, SEAT_LETTERS[seat - 1] || "");
   } else {
     el("rect", { x: -34, y: -11, width: 68, height: 22, rx: 3, class: "card-box anim-card-box", stroke: SEAT_COLOURS[seat - 1] || null }, g);
     el("text", { x: 0, y: 4, class: "card-text", "text-anchor": "middle" }, g, path.label);
@@ -53,25 +55,52 @@ function ghostOf(layer, path, seat) {
   return g;
 }
 
-// Plays `steps` (each with its `seat`) on `layer`; `running` collects the animations (so a
-// newer turn can finish them at once); `cancelled()` stops between steps; `onStep(step)`
+// Moves `ghost` along `points` in `ms`, fading to `fade` at the end: {finished, finish()}.
+function fly(ghost, points, ms, fade) {
+  const lengths = points.slice(1).map((p, k) => Math.hypot(p.x - points[k].x, p.y - points[k].y));
+  const total = lengths.reduce((a, b) => a + b, 0) || 1;
+  const place = (f) => {
+    let left = f * total;
+    let k = 0;
+    while (k < lengths.length - 1 && left > lengths[k]) { left -= lengths[k]; k += 1; }
+    const a = points[k];
+    const b = points[k + 1] || a;
+    const u = lengths[k] ? Math.min(1, left / lengths[k]) : 1;
+    ghost.setAttribute("transform", `translate(${(a.x + (b.x - a.x) * u).toFixed(1)} ${(a.y + (b.y - a.y) * u).toFixed(1)})`);
+    ghost.setAttribute("opacity", (1 - (1 - fade) * f).toFixed(2));
+  };
+  let stop = null;
+  const finished = new Promise((resolve) => {
+    const start = performance.now();
+    let over = false;
+    stop = () => { if (!over) { over = true; place(1); resolve(); } };
+    const frame = (now) => {
+      if (over) return;
+      const f = Math.min(1, (now - start) / ms);
+      place(0.5 - Math.cos(Math.PI * f) / 2);         // ease in and out
+      if (f < 1) requestAnimationFrame(frame); else stop();
+    };
+    place(0);
+    requestAnimationFrame(frame);
+    setTimeout(stop, ms + 250);
+  });
+  return { finished, finish: () => stop() };
+}
+
+// Plays `steps` (each with its `seat`) on `layer`; `running` collects the moving ghosts (so
+// a newer turn can finish them at once); `cancelled()` stops between steps; `onStep(step)`
 // marks the step's place while it plays.
 export async function playSteps(layer, steps, ctx, ms, running, cancelled, onStep) {
   for (const step of steps) {
-    if (cancelled()) return;
+    if (cancelled() || document.hidden) return;
     const path = pathOf(step, ctx);
     if (!path) continue;
     const done = onStep(step);
     const ghost = ghostOf(layer, path, step.seat);
-    const n = path.points.length - 1;
-    const frames = path.points.map((p, k) => ({
-      transform: `translate(${p.x}px, ${p.y}px)`, opacity: path.shape === "card" && k === n ? 0.2 : 1, offset: k / n }));
-    const animation = ghost.animate(frames, { duration: ms, easing: "ease-in-out", fill: "forwards" });
-    running.add(animation);
-    try {
-      await animation.finished;
-    } catch (_) { /* cancelled */ }
-    running.delete(animation);
+    const flight = fly(ghost, path.points, ms, path.shape === "card" ? 0.2 : 1);
+    running.add(flight);
+    await flight.finished;
+    running.delete(flight);
     ghost.remove();
     if (done) done();
   }
