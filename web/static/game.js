@@ -88,12 +88,12 @@ let showing = Promise.resolve();
 // Views come both as answers and over the socket, and an answer can arrive after the
 // socket has already shown later changes (engine moves): a view older than the one shown
 // (a lower `version`, the game's count of changes) is dropped, and so is one of the same version.
-export function receiveView(view, { own = false } = {}) {
-  showing = showing.then(() => show(view, own)).catch((error) => showError(error.message || String(error)));
+export function receiveView(view) {
+  showing = showing.then(() => show(view)).catch((error) => showError(error.message || String(error)));
   return showing;
 }
 
-async function show(view, own) {
+async function show(view) {
   const shown = state.view;
   // (the same version again, a socket's copy of an answer or a reconnection's first view,
   // is the same View: not redrawn, so a hint hovered stays shown)
@@ -153,7 +153,7 @@ export async function loadSeat(seat) {
   history.replaceState(null, "", gameAddress(state.gameId, keyOf(seat)));
   follow(state.gameId, seat);
   state.view = null;
-  await show(view, true);
+  await show(view);
 }
 
 export const switchSeat = (seat) => guarded(() => loadSeat(seat));
@@ -165,7 +165,7 @@ export async function act(token) {
     const view = await api.act(state.gameId, keyOf(state.seat), token);
     state.selectedFrom = null;
     state.hints = null;
-    await receiveView(view, { own: true });
+    await receiveView(view);
   });
 }
 
@@ -175,7 +175,7 @@ export async function undo() {
     const view = await api.undo(state.gameId, keyOf(state.seat));
     state.hints = null;
     state.selectedFrom = null;
-    await receiveView(view, { own: true });
+    await receiveView(view);
   });
 }
 
@@ -190,7 +190,7 @@ export async function hint() {
 
 export async function resign() {
   if (!window.confirm(t("Resign? The built-in greedy player plays your seat to the end of the game."))) return;
-  await guarded(async () => receiveView(await api.resign(state.gameId, keyOf(state.seat)), { own: true }));
+  await guarded(async () => receiveView(await api.resign(state.gameId, keyOf(state.seat))));
 }
 
 // In a rematch every seat moves one place on: seat n's key now opens seat n + 1.
