@@ -20,7 +20,7 @@ export function geometry(kind, nPlayers) {
     };
   }
   const legend = { x: 10, y: 700, w: 762, chipW: 72, chipH: 20, perRow: 9 };
-  const panels = { x: 450, y: 8, w: 322, h: 0, gap: 6 };
+  const panels = { x: 450, y: 8, w: 322, h: 0, gap: 6, grow: true };   // grow: a full panel pushes the next down (web-panels hook: a long hand was hidden under the next panel)
   panels.h = Math.min(230, (682 - panels.gap * (n - 1)) / n);
   return { kind, w: 780, h: 772, castle: CASTLE, park: PARK, legend, panels, card: { h: 24, row: 30, minW: 50 } };
 }
