@@ -93,14 +93,31 @@ def test_an_engine_turn_plays_out_step_by_step_and_stays_highlighted(tmp_path):
         assert not driver.errors, driver.errors
 
 
+# The targets nothing covers: the point at the middle of each is the target's own (a hand of
+# many cards once ran under the next seat's panel).
+UNCOVERED = """() => [...document.querySelectorAll('#board .target')].filter(node => {
+  node.scrollIntoView({ block: 'nearest' });
+  const box = node.getBoundingClientRect();
+  const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  return !(hit && node.contains(hit));
+}).map(node => node.dataset.token || node.dataset.from)"""
+
+
 def test_instant_plays_nothing_and_still_highlights(tmp_path):
     with served() as url, browser() as chromium:
         page = chromium.new_page(viewport={"width": 1366, "height": 768})
         page.add_init_script(COUNT_GHOSTS)
         driver = PageDriver(page, tmp_path, speed="instant")
         page.goto(url)
-        new_game(driver, ["human", "random"], seed=5)
-        play(driver, Policy(2), 12)
+        new_game(driver, ["human", "random"], seed=11)      # the deal of test_web_browser, whose hand once ran under the next panel
+        cards = set()
+
+        def uncovered(view):
+            assert page.evaluate(UNCOVERED) == []
+            cards.update(e["card"] for e in view["legal"] if e["kind"] == "play")
+
+        play(driver, Policy(3), 400, on_decision=uncovered)
+        assert cards                               # cards in hand were among the targets
         assert page.evaluate("window.__ghosts") == 0
         assert page.eval_on_selector_all("#board.animating", "nodes => nodes.length") == 0
         assert page.eval_on_selector_all("#board .last", "nodes => nodes.length") >= 1

@@ -11,7 +11,7 @@ const PARK = { x: 10, y: 272, cell: 70 };
 export function geometry(kind, nPlayers) {
   const n = Math.max(1, nPlayers || 2);
   if (kind === "tall") {
-    // (the panels' heights follow their content here: panels.h is the least one)
+    // (the panels' heights follow their content: panels.h is the least one)
     const legend = { x: 10, y: 702, w: 420, chipW: 100, chipH: 24, perRow: 4 };
     const panels = { x: 10, y: 702 + 226, w: 420, h: 150, gap: 8, grow: true };
     return {
@@ -20,7 +20,9 @@ export function geometry(kind, nPlayers) {
     };
   }
   const legend = { x: 10, y: 700, w: 762, chipW: 72, chipH: 20, perRow: 9 };
-  const panels = { x: 450, y: 8, w: 322, h: 0, gap: 6, grow: true };   // grow: a full panel pushes the next down (web-panels hook: a long hand was hidden under the next panel)
+  // (a panel grows past its share when its content needs it, a hand of many cards: the board
+  // is then taller, never a panel drawn over the next)
+  const panels = { x: 450, y: 8, w: 322, h: 0, gap: 6, grow: true };
   panels.h = Math.min(230, (682 - panels.gap * (n - 1)) / n);
   return { kind, w: 780, h: 772, castle: CASTLE, park: PARK, legend, panels, card: { h: 24, row: 30, minW: 50 } };
 }
