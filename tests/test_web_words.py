@@ -293,6 +293,12 @@ for (const lang of Object.keys(tables)) {
     expected: words.expectedScore(106.24),
   };
 }
+const refused = [];
+for (const junk of ["alert(1)", "n ++ 1", "(n == 1", "constructor", ""]) {
+  try { i18n.compilePlural(junk); } catch (_) { refused.push(junk); }
+}
+out.refused = refused;
+out.frenchRule = [0, 1, 2, 1000000].map(i18n.compilePlural(tables.fr.plural_forms.plural));
 console.log(JSON.stringify(out));
 """
 STEPS = [{"token": "STAIRS-MINT", "kind": "move", "from": "STAIRS", "to": "MINT", "stage": "MOVES"},
@@ -326,6 +332,8 @@ def test_tn_and_words_speak_each_language_with_the_shipped_plural_rule(tmp_path)
     assert [w["token"] for w in out["zh"]["turn"]] == [s["token"] for s in STEPS]
     assert out["zh"]["turn"][0]["text"] == "把一个仆人从阶梯移到铸币房"
     assert out["fr"]["seat"] == "Joueur 1" and out["zh"]["pass"] == "我是座位B"
+    assert out["refused"] == ["alert(1)", "n ++ 1", "(n == 1", "constructor", ""]   # not code: a rule
+    assert out["frenchRule"] == [0, 0, 2, 1]                   # CLDR fr: one, one, other, many
     assert out["en"]["expected"] == "106.2 VP expected" and out["fr"]["expected"].startswith("106,2 ")
 
 
