@@ -3,7 +3,7 @@
 // hints change (a new answer, a new turn, a new language).
 
 import { tf, t } from "../i18n.js";
-import { oneDecimal } from "./words.js";
+import { expectedScore } from "../words.js";
 
 export function createHints(box, list, { board, drawLine }) {
   let drawn;
@@ -27,7 +27,7 @@ export function createHints(box, list, { board, drawLine }) {
         item.className = "hint";
         const head = document.createElement("div");
         head.append(drawLine(h), document.createTextNode(
-          ` — ${tf("win {win}%", { win: Math.round(h.win * 100) })} · ${tf("{score} VP expected", { score: oneDecimal(h.score) })}`));
+          ` — ${tf("win {win}%", { win: Math.round(h.win * 100) })} · ${expectedScore(h.score)}`));
         const words = document.createElement("div");
         words.className = "explanation";
         words.textContent = h.explanation;

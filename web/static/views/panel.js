@@ -7,8 +7,7 @@ import { SEAT_LETTERS } from "../board.js";
 import { act, exploreStep, select } from "../game.js";
 import { t, tf } from "../i18n.js";
 import { humanSeat, keyOf } from "../store.js";
-import { oneDecimal } from "./words.js";
-import { movesLeft, passDeviceButton, passDeviceText, pieceName, seatName } from "../words.js";
+import { expectedScore, movesLeft, passDeviceButton, passDeviceText, pieceName, seatName } from "../words.js";
 
 export { seatName };
 
@@ -102,7 +101,7 @@ function drawEngineInfo(state) {
   box.innerHTML = "";
   const head = document.createElement("div");
   head.textContent = `${tf("{name} (seat {letter}) is thinking", { name: seatName(state.view, info.seat), letter: SEAT_LETTERS[info.seat - 1] })}: `
-    + `${tf("win {win}%", { win: Math.round(info.win * 100) })} · ${tf("{score} VP expected", { score: oneDecimal(Number(info.score)) })}`
+    + `${tf("win {win}%", { win: Math.round(info.win * 100) })} · ${expectedScore(Number(info.score))}`
     + ` · ${tf("{n} iterations", { n: info.iterations })}`;
   const line = document.createElement("div");
   line.className = "pv";

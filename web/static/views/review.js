@@ -6,9 +6,9 @@ import { drawChart } from "../chart.js";
 import { leaveReview, showPosition } from "../game.js";
 import { t, tf } from "../i18n.js";
 import { keyOf } from "../store.js";
-import { reviewPosition } from "../words.js";
+import { expectedScore, reviewPosition } from "../words.js";
 import { seatLabel } from "./panel.js";
-import { drawWords, oneDecimal } from "./words.js";
+import { drawWords } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -60,6 +60,6 @@ function drawExplore(state) {
   const e = explore.evaluation;
   const draw = explore.view.explore && explore.view.explore.draw_due ? ` ${t("A card draw is due: the line stops here.")}` : "";
   $("explore-eval").textContent = `${seatLabel(explore.view, e.seat)}: ${tf("win {win}%", { win: Math.round(e.win * 100) })}`
-    + ` · ${tf("{score} VP expected", { score: oneDecimal(e.score) })}${draw}`;
+    + ` · ${expectedScore(e.score)}${draw}`;
   $("explore-undo").disabled = !explore.line.length;
 }

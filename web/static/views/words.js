@@ -2,7 +2,7 @@
 // (web-words' turnWords, in the page's language), the step's notation token on hover
 // (title, data-token) and, behind the "Show notation" switch, the whole turn in notation.
 
-import { formatNumber, t } from "../i18n.js";
+import { t } from "../i18n.js";
 import { turnWords } from "../words.js";
 
 // The icons: glyphs every common font has (no emoji, no images).
@@ -55,7 +55,3 @@ export function drawWords(steps, tokens, view) {
   return out;
 }
 
-// An expected score as the page writes it: one decimal, in the locale's way ("36,2").
-export function oneDecimal(x) {
-  return formatNumber(x, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-}
