@@ -353,6 +353,7 @@ def test_two_people_on_two_devices_with_an_engine_and_a_restart(tmp_path):
             second.goto(links[0])
             second.wait_for_function("window.palaisPage.view() && window.palaisPage.view().seat === 2")
             spectator = watcher_context.new_page()
+            PageDriver(spectator)        # its waits, and the turns shown at once (speed instant)
             spectator.goto(links[1])
             spectator.wait_for_function("window.palaisPage.view() && window.palaisPage.view().seat === 0")
             p1, p2 = Policy(1), Policy(2)

@@ -88,17 +88,24 @@ let showing = Promise.resolve();
 // Views come both as answers and over the socket, and an answer can arrive after the
 // socket has already shown later changes (engine moves): a view older than the one shown
 // (a lower `version`, the game's count of changes) is dropped, and so is one of the same version.
+// A page that falls behind (views come faster than their turns play out) catches up: a
+// view with a later one already waiting is shown without playing its turn.
+let waiting = 0;
+
 export function receiveView(view) {
-  showing = showing.then(() => show(view)).catch((error) => showError(error.message || String(error)));
+  waiting += 1;
+  showing = showing.then(() => show(view, waiting > 1))
+    .catch((error) => showError(error.message || String(error)))
+    .finally(() => { waiting -= 1; });
   return showing;
 }
 
-async function show(view) {
+async function show(view, behind = false) {
   const shown = state.view;
   // (the same version again, a socket's copy of an answer or a reconnection's first view,
   // is the same View: not redrawn, so a hint hovered stays shown)
   if (shown && shown.game === view.game && shown.seat === view.seat && view.version <= shown.version) return;
-  if (shown && hooks.beforeShow && shown.game === view.game && shown.seat === view.seat && !state.review) {
+  if (shown && hooks.beforeShow && !behind && shown.game === view.game && shown.seat === view.seat && !state.review) {
     await hooks.beforeShow(shown, view);
   }
   const turnChanged = !state.view || state.view.ply !== view.ply;
