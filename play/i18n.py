@@ -27,6 +27,7 @@ from pathlib import Path
 
 from engine.constants import CARDS, PRIVILEGES, P_NONE, ROOMS, STAGES
 from engine.options import OPTION_HELP
+from engine.scoring import SOURCES as SCORE_SOURCES
 
 LANGUAGES = ("en", "fr", "zh")      # English first: the msgids themselves
 DOMAIN = "palais"
@@ -40,12 +41,24 @@ STAGE = "stage"
 # msgctxt of a rule option's label, by its name (engine/options.py); en's catalog gives the
 # English label ("round_cap" -> "Round cap"). Its help line is a msgid as it is written.
 RULE_OPTION = "rule option"
+# The page's words for the pieces, by code, each with its English label in en's catalog:
+# msgctxt "room" / "card" / "privilege" (the name) and "room-help" / "card-help" /
+# "privilege-help" (the effect, RULES.md's wording); the page's key is "room:MINT".
+PIECE_KINDS = (("room", ROOMS), ("card", CARDS),
+               ("privilege", tuple(name for p, name in enumerate(PRIVILEGES) if p != P_NONE)))
+# msgctxt "step": the template of one step of a turn in words (web/static/words.js), by the
+# kind of step: a setup placement, a source room, a move, ...
+STEP_KINDS = ("place", "source", "move", "recruit", "play", "draw", "draw-hidden", "take",
+              "decline", "continue", "end-moves", "end-recruit")
+# msgctxt "score": the sources of VP in the final breakdown (engine/scoring.py).
+SCORE = "score"
 
 
 def game_vocabulary() -> list:
     """(msgctxt or None, msgid) of every game name a player reads: rooms (bare and in a
-    sentence), cards, privileges (NONE is never shown), stages, and the rule options' labels
-    and help lines (`palais serve`'s new-game form). They are msgids by their codes (the
+    sentence), cards, privileges (NONE is never shown), stages, the rule options' labels
+    and help lines (`palais serve`'s new-game form), the pieces' names and effects by kind
+    (PIECE_KINDS), the step templates (STEP_KINDS) and the score breakdown's sources. They are msgids by their codes (the
     help by its English line in engine/options.py), so no source file spells them out for
     extraction; this list does."""
     out = [(None, name) for name in ROOMS]
@@ -55,6 +68,10 @@ def game_vocabulary() -> list:
     out += [(STAGE, name) for name in STAGES]
     out += [(RULE_OPTION, name) for name in OPTION_HELP]
     out += [(None, line) for line in OPTION_HELP.values()]
+    for kind, codes in PIECE_KINDS:
+        out += [(kind, code) for code in codes] + [(f"{kind}-help", code) for code in codes]
+    out += [("step", kind) for kind in STEP_KINDS]
+    out += [(SCORE, source) for source in SCORE_SOURCES]
     return out
 
 

@@ -16,6 +16,7 @@ from engine.constants import (CARDS, S_GATE_PLACE, S_KING_BONUS, S_MADAME_BONUS,
 from common.words import and_list, plural
 from engine.errors import NotationError, PalaisError
 from engine.notation import action_to_token, token_to_action, turn_to_text
+from engine.scoring import breakdown_lines
 
 from .board import draw_board
 from .explain import wrap_lines
@@ -336,6 +337,8 @@ class Terminal:
         returns = state.returns()
         self.write("Game over. Final scores: " + ", ".join(
             f"seat {q + 1} {self._who(q)} {scores[q]} VP" for q in range(state.n_players)))
+        self.write("\n".join(["Where the points came from:"] + breakdown_lines(
+            state, [f"seat {q + 1} {self._who(q)}" for q in range(state.n_players)])))
         winners = [q for q in range(state.n_players) if returns[q] > 0]
         self.write("Winner: " + " and ".join(f"seat {q + 1} {self._who(q)}" for q in winners) + ".")
         self._save_quietly()

@@ -195,7 +195,7 @@ def test_pass_the_device_between_two_people(tmp_path):
         assert driver.wait_for_decision_or_end() == "pass"
         driver.shot("pass")
         docs_shot(driver, "web-pass-device.png")
-        assert page.inner_text("#pass-button") == "I am seat 2"
+        assert page.inner_text("#pass-button") == "I am seat B"
         assert page.evaluate("window.palaisPage.seat()") == 1
         driver.click_and_wait("#pass-button")
         assert page.is_hidden("#pass-screen")
@@ -239,9 +239,10 @@ def test_four_players_two_process_engines_two_in_process_watched(tmp_path):
         driver.shot("over")
         final = driver.view()
         assert final["over"] and len(final["scores"]) == 4
-        # A spectator sees no hand: only how many cards each seat holds.
-        assert all(player["hand"] is None for player in final["players"])
-        assert page.eval_on_selector_all("#board .card", "nodes => nodes.length") == 0
+        # Once over, the game is public (its record holds every hand): a spectator sees them all.
+        assert all(sum(player["hand"].values()) == player["hand_size"] for player in final["players"])
+        assert page.eval_on_selector_all("#board .card", "nodes => nodes.length") == sum(
+            1 for player in final["players"] for n in player["hand"].values() if n)
         assert page.evaluate("window.palaisPage.infoSeen()") > 0
         assert not driver.errors, driver.errors
 
@@ -352,6 +353,7 @@ def test_two_people_on_two_devices_with_an_engine_and_a_restart(tmp_path):
             second.goto(links[0])
             second.wait_for_function("window.palaisPage.view() && window.palaisPage.view().seat === 2")
             spectator = watcher_context.new_page()
+            PageDriver(spectator)        # its waits, and the turns shown at once (speed instant)
             spectator.goto(links[1])
             spectator.wait_for_function("window.palaisPage.view() && window.palaisPage.view().seat === 0")
             p1, p2 = Policy(1), Policy(2)
@@ -377,8 +379,8 @@ def test_two_people_on_two_devices_with_an_engine_and_a_restart(tmp_path):
             assert one.view()["over"] and two.view()["over"]
             final = two.view()
             spectator.wait_for_function("window.palaisPage.view().over")
-            assert all(p["hand"] is None for p in spectator.evaluate("window.palaisPage.view()")["players"])
-            assert spectator.eval_on_selector_all("#board .card", "nodes => nodes.length") == 0
+            watched = spectator.evaluate("window.palaisPage.view()")["players"]   # over: every hand shown
+            assert all(sum(p["hand"].values()) == p["hand_size"] for p in watched)
         secret = final["fairness"]["secret"]
         assert secret and len(secret) == 64
         before_end = []

@@ -184,7 +184,9 @@ def test_a_legal_action_is_played_and_an_illegal_one_refused_with_the_legal_list
     r = act(client, game, 1, legal[0])
     assert r.status_code == 200
     view = r.json()
-    assert view["ply"] == 1 and view["log"][0] == {"ply": 0, "seat": 1, "round": 0, "tokens": legal[0]}
+    assert view["ply"] == 1 and view["log"][0] == {
+        "ply": 0, "seat": 1, "round": 0, "tokens": legal[0],
+        "steps": [{"token": legal[0], "kind": "room", "room": legal[0], "stage": "SETUP"}]}
 
 
 def test_passing_is_shown_when_the_decision_goes_to_another_person(client):
@@ -811,7 +813,8 @@ def test_the_page_says_engine_failed_in_every_language(client):
     words = {"en": "engine failed", "fr": "moteur en panne", "zh": "引擎故障"}
     for lang, text in words.items():
         assert client.get(f"/api/i18n/{lang}").json()["messages"]["engine failed"] == text
-    board = (Path(__file__).resolve().parent.parent / "web" / "static" / "board.js").read_text()
+    static = Path(__file__).resolve().parent.parent / "web" / "static"
+    board = "".join(path.read_text() for path in [static / "board.js", *sorted((static / "board").glob("*.js"))])
     assert 't("engine failed")' in board and "view.engines" in board
 
 

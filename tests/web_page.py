@@ -85,8 +85,12 @@ class PageDriver:
     """One browser tab on the page, with the waits every step needs and a screenshot of
     each step in `shots` (a folder)."""
 
-    def __init__(self, page, shots=None):
+    def __init__(self, page, shots=None, speed=None):
         self.page = page
+        # The board plays the others' turns out at this speed (the page's "palais.speed"):
+        # "instant" unless told (PALAIS_WEB_SPEED, or a test's own choice), so no wait is for an animation.
+        speed = speed or os.environ.get("PALAIS_WEB_SPEED") or "instant"
+        page.add_init_script(f"try {{ if (!localStorage.getItem('palais.speed')) localStorage.setItem('palais.speed', '{speed}'); }} catch (e) {{}}")
         self.shots = shots
         self.errors = []
         self.step = 0
@@ -136,6 +140,7 @@ class PageDriver:
         game: "decide", "pass" or "over"."""
         handle = self.page.wait_for_function("""() => {
             if (document.body.dataset.busy === '1') return null;
+            if (document.querySelector('#board.animating')) return null;     // a turn still playing out
             if (!document.getElementById('pass-screen').hidden) return 'pass';
             const v = window.palaisPage.view();
             if (v && v.over) return 'over';

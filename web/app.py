@@ -17,7 +17,7 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 
-from .api import analysis, games, pages, records, seats
+from .api import analysis, explore, games, pages, records, seats
 from .api.common import Server
 from .config import ServerConfig
 from .engine_seat import opener
@@ -61,7 +61,7 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
             await run_in_threadpool(store.close_all)
 
     routes = []
-    for module in (games, seats, records, analysis, pages):
+    for module in (games, seats, records, analysis, explore, pages):
         routes += module.routes(server)
     app = Starlette(routes=routes, lifespan=lifespan,
                     middleware=[Middleware(GuardMiddleware, policy=policy)])

@@ -47,11 +47,36 @@ GAME_SOURCES = (Path(play.explain.__file__),)      # where the game's msgids are
 # Babel's default Python keywords, plus the plural marker of play/explain.py.
 PYTHON_KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None,
                    "N_plural": (1, 2), "pgettext": ((1, "c"), 2), "npgettext": ((1, "c"), 2, 3)}
-PAGE_KEYWORDS = {"t": None, "tf": None}     # t("English"), tf("Seat {n}", {n: 2})
+PAGE_KEYWORDS = {"t": None, "tf": None,     # t("English"), tf("Seat {n}", {n: 2})
+                 "tn": (1, 2)}              # tn("{n} card", "{n} cards", n)
 PAGE_ATTRIBUTES = ("data-i18n", "data-i18n-title")
 # Strings the page translates through a variable, t(BUTTON_TEXT[kind]) in app.js, which no
 # extraction can see: keep this list as that table is.
 PAGE_VARIABLE_MSGIDS = ("Take the bonus", "Decline", "Continue")
+# fr/zh entries that may read as their English (the check's "English leftover" test):
+# names that are the same word in the language, and punctuation.
+SAME_AS_ENGLISH = {
+    "fr": {("list separator", ", "), (None, "{phrases}."),                  # punctuation
+           ("room", "CARDINAL"), ("card", "INTRIGUE"), ("level", "club"),      # the same word
+           (None, "Nobles"), (None, "turquoise"), (None, "violet"), (None, "{n} actions"),
+           (None, "Palais Royal")},                                           # the game's name
+    "zh": set(),
+}
+
+
+def server_vocabulary() -> list:
+    """(msgctxt, msgid) of the words the server names by key for the page to translate
+    (/api/meta): each built-in player's label and help ("player:ismcts", "player-help:..."),
+    each strength level's ("level:club", "level-help:club"). English labels are in en's
+    catalog."""
+    from .config import BUILTIN_PLAYERS
+    from .levels import LEVELS
+    out = []
+    for name in BUILTIN_PLAYERS:
+        out += [("player", name), ("player-help", name)]
+    for level in LEVELS:
+        out += [("level", level.id), ("level-help", level.id)]
+    return out
 MAX_ACCEPT_LANGUAGE = 4096          # characters of an Accept-Language header looked at
 
 
@@ -62,7 +87,7 @@ def _key_of(context, msgid) -> str:
 
 def messages(lang: str) -> dict:
     """{msgid: text in `lang`} for the page: every entry of both catalogs but the plural
-    ones (the page writes counts as "{n} cards"), an untranslated one as its msgid.
+    ones (those are in catalog_json's "plurals"), an untranslated one as its msgid.
     ValueError for a language not in LANGUAGES (the server answers 404)."""
     return dict(_messages(check_language(lang)))
 
@@ -75,6 +100,40 @@ def _messages(lang: str) -> dict:
             if message.id and not message.pluralizable:
                 out[_key_of(message.context, message.id)] = message.string or message.id
     return out
+
+
+def plural_rule(lang: str) -> tuple:
+    """(number of forms, gettext expression choosing one for n) of `lang`, from Babel's CLDR
+    data: what the catalogs' Plural-Forms header must say and what the page evaluates."""
+    from babel.messages.catalog import Catalog
+    catalog = Catalog(locale=check_language(lang))
+    return catalog.num_plurals, catalog.plural_expr
+
+
+def plurals(lang: str) -> dict:
+    """{singular msgid (or "context:singular"): [form, ...]} of every plural entry of both
+    catalogs, as many forms as plural_rule(lang) says; an untranslated one as its msgid and
+    msgid_plural."""
+    return {key: list(forms) for key, forms in _plurals(check_language(lang)).items()}
+
+
+@functools.lru_cache(maxsize=None)
+def _plurals(lang: str) -> dict:
+    out = {}
+    for locale_dir in (GAME_LOCALE_DIR, PAGE_LOCALE_DIR):
+        for message in read_catalog(catalog_path(lang, locale_dir)):
+            if message.id and message.pluralizable:
+                forms = tuple(message.string) if all(message.string) else tuple(message.id)
+                out[_key_of(message.context, message.id[0])] = forms
+    return out
+
+
+def catalog_json(lang: str) -> dict:
+    """The page's table of `lang` (GET /api/i18n/<lang>): messages, plural entries and the
+    plural rule (Babel's CLDR rule as a gettext expression, evaluated by i18n.js's tn)."""
+    n, expr = plural_rule(lang)
+    return {"lang": lang, "messages": messages(lang), "plurals": plurals(lang),
+            "plural_forms": {"nplurals": n, "plural": expr}}
 
 
 def translations(lang: str):
@@ -158,6 +217,7 @@ def page_msgids(static_dir: Path | None = None) -> dict:
     if not static_dir.is_dir():
         return {}
     found = {(None, msgid): "app.js (through a variable)" for msgid in PAGE_VARIABLE_MSGIDS}
+    found |= {key: "web/api/games.py (/api/meta)" for key in server_vocabulary()}
     found |= _extract("javascript", sorted(static_dir.rglob("*.js")), PAGE_KEYWORDS,
                      {"parse_template_string": True})
     for path in sorted(static_dir.rglob("*.html")):
@@ -173,20 +233,31 @@ def placeholders(text: str) -> set:
     return {field for _, field, _, _ in string.Formatter().parse(text) if field is not None}
 
 
-def _entry_problems(where: str, message) -> list:
+def _entry_problems(where: str, message, lang: str, english=None) -> list:
+    """The problems of one fr/zh entry: fuzzy, untranslated, other placeholders than its
+    English (the msgid, or en's label for a code such as "step:move"), a form left in
+    English (equal to the msgid or en's label, unless SAME_AS_ENGLISH allows it). (The
+    number of plural forms is checked on the file itself: plural_form_counts.)"""
     ids = message.id if isinstance(message.id, tuple) else (message.id,)
     forms = message.string if isinstance(message.string, tuple) else (message.string,)
+    english_texts = set(ids)
+    if english is not None:
+        english_texts |= {text for text in (english if isinstance(english, tuple) else (english,)) if text}
+    label = english if isinstance(english, str) and english else None
     try:
-        wanted = set().union(*(placeholders(i) for i in ids))
+        wanted = set().union(*(placeholders(i) for i in ((label,) if label else ids)))
     except ValueError as e:
         return [f"{where}: msgid {ids[0]!r} is not a valid format string ({e})"]
     out = []
     if message.fuzzy:
         out.append(f"{where}: {ids[0]!r} is marked fuzzy")
+    allowed = (message.context, message.id) in SAME_AS_ENGLISH.get(lang, ())
     for form in forms:
         if not form:
             out.append(f"{where}: {ids[0]!r} is not translated")
             continue
+        if form in english_texts and not allowed:
+            out.append(f"{where}: {form!r} is English (the translation of {ids[0]!r} is its English text)")
         try:
             got = placeholders(form)
         except ValueError as e:
@@ -194,8 +265,52 @@ def _entry_problems(where: str, message) -> list:
             continue
         if got != wanted:
             out.append(f"{where}: {form!r} has placeholders {sorted(got)}, "
-                       f"its msgid {ids[0]!r} has {sorted(wanted)}")
+                       f"its msgid {(label or ids[0])!r} has {sorted(wanted)}")
     return out
+
+
+def plural_form_counts(path: Path) -> dict:
+    """{(context, singular msgid): msgstr[i] lines} of every plural entry of a .po file, as
+    written (Babel pads a short entry with empty forms and drops extra ones when reading)."""
+    import ast
+    counts, context, msgid, plural = {}, None, None, False
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if line.startswith("msgctxt "):
+            context = ast.literal_eval(line[8:])
+        elif line.startswith("msgid "):
+            msgid, plural = ast.literal_eval(line[6:]), False
+        elif line.startswith("msgid_plural "):
+            plural = True
+            counts[(context, msgid)] = 0
+        elif line.startswith("msgstr[") and plural:
+            counts[(context, msgid)] += 1
+        elif not line:
+            context, msgid, plural = None, None, False
+    return counts
+
+
+def _form_count_problems(where: str, lang: str, locale_dir: Path) -> list:
+    n = plural_rule(lang)[0]
+    try:
+        counts = plural_form_counts(catalog_path(lang, locale_dir))
+    except (OSError, ValueError, SyntaxError):
+        return []           # said by _read_entries
+    return [f"{where}: {msgid!r} has {k} plural form(s), {lang} has {n}"
+            for (_, msgid), k in counts.items() if k != n]
+
+
+def _header_problems(where: str, lang: str, locale_dir: Path) -> list:
+    """A catalog whose Plural-Forms header is not Babel's CLDR rule for its language."""
+    try:
+        catalog = read_catalog(catalog_path(lang, locale_dir))
+    except ValueError:
+        return []           # said by _read_entries
+    n, expr = plural_rule(lang)
+    if (catalog.num_plurals, catalog.plural_expr) != (n, expr):
+        return [f"{where}: Plural-Forms says nplurals={catalog.num_plurals}; plural={catalog.plural_expr}, "
+                f"Babel's rule for {lang} is nplurals={n}; plural={expr}"]
+    return []
 
 
 def _read_entries(name: str, locale_dir: Path, lang: str, problems: list) -> dict:
@@ -215,7 +330,10 @@ def check() -> list:
     - a t("...") of the page found in neither catalog (the page may use the game's names),
       or an entry of the page's catalog that the page no longer uses;
     - en, fr and zh of a catalog not holding the same msgids; a msgid in both catalogs;
-    - an fr or zh entry untranslated, fuzzy, or with other {placeholders} than its msgid."""
+    - an fr or zh entry untranslated, fuzzy, or with other {placeholders} than its msgid
+      (or than en's label of a code), or left in English (SAME_AS_ENGLISH excepted), or a
+      plural entry with another number of forms than the language's CLDR rule (Babel), or a
+      catalog whose Plural-Forms header is not that rule."""
     problems = []
     game_used, page_used = game_msgids(), page_msgids()
     for lang in LANGUAGES:
@@ -230,8 +348,12 @@ def check() -> list:
                 problems.append(f"page catalogs, {lang}: {key[1]!r} used at {place} is missing")
         for key in game.keys() & page.keys():
             problems.append(f"{lang}: {key[1]!r} is in both the game's and the page's catalogs")
+        for name, locale_dir in (("game", GAME_LOCALE_DIR), ("page", PAGE_LOCALE_DIR)):
+            problems += _header_problems(f"{name} catalog, {lang}", lang, locale_dir)
+            problems += _form_count_problems(f"{name} catalog, {lang}", lang, locale_dir)
         if lang == "en":
             english = (set(game), set(page))
+            labels = {key: m.string for key, m in list(game.items()) + list(page.items())}
             problems += [f"game catalog: {key[1]!r} is not used by the code"
                          for key in game if key not in game_used]
             problems += [f"page catalog: {key[1]!r} is not used by the page"
@@ -240,8 +362,8 @@ def check() -> list:
         for name, entries, en_keys in (("game", game, english[0]), ("page", page, english[1])):
             for key in sorted(entries.keys() ^ en_keys, key=str):
                 problems.append(f"{name} catalog: {key[1]!r} is in only one of en and {lang}")
-            for message in entries.values():
-                problems += _entry_problems(f"{name} catalog, {lang}", message)
+            for key, message in entries.items():
+                problems += _entry_problems(f"{name} catalog, {lang}", message, lang, labels.get(key))
     return problems
 
 

@@ -10,9 +10,14 @@ from __future__ import annotations
 from engine.notation import action_to_token, turn_to_text
 from play.analyse import seat_summary
 
+from .views import turn_steps
 
-def hints_json(report) -> dict:
+
+def hints_json(report, state) -> dict:
+    """The hints of `report`, searched from `state` (the asking seat's view): each with its
+    actions in notation and as steps (views.step_json), for the page's words and badges."""
     return {"hints": [{"rank": h.rank, "turn": h.tokens, "actions": [action_to_token(a) for a in h.turn],
+                       "steps": turn_steps(state, h.turn),
                        "win": round(h.win, 4), "score": round(h.score, 2),
                        "explanation": h.explanation} for h in report.hints],
             "iterations": report.iterations}

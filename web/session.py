@@ -172,7 +172,7 @@ class GameSession:
                               can_undo=game.can_take_back(), thinking=self.thinking,
                               passing=passing, version=self.version, engines=self.engines(),
                               fairness=self.fairness(), resigned=self.resigned, shared=self.shared,
-                              rematch=self.rematch_id)
+                              rematch=self.rematch_id, reveal=game.over())
 
     def fairness(self) -> dict:
         """The commitment, and once the game is over the secret that opens it."""
@@ -206,7 +206,8 @@ class GameSession:
             return build_view(self.id, state, game.start_state(), game.actions[:ply],
                               game.drawers[:ply], seat, names=game.names, kinds=self.kinds,
                               human_seats=set(), version=self.version, engines=self.engines(),
-                              fairness=self.fairness(), resigned=self.resigned, shared=self.shared)
+                              fairness=self.fairness(), resigned=self.resigned, shared=self.shared,
+                              reveal=game.over())
 
     # ---- changes ---------------------------------------------------------------------------
 

@@ -9,13 +9,16 @@ from starlette.concurrency import run_in_threadpool
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from engine.components import default_components
+from engine.constants import CARDS, PRIVILEGES, P_NONE, ROOMS
 from engine.options import OPTION_HELP, RuleOptions, int_range
-from search.algorithms import REGISTRY
+from play.i18n import RULE_OPTION
 
 from .. import making
 from ..config import BUILTIN_PLAYERS
 from ..credentials import SeatKeys
 from ..inputs import json_body
+from ..levels import levels_json
 from ..session import Refused
 from ..views import seat_number
 from .common import Server, answer, api, seat_route
@@ -23,19 +26,32 @@ from .common import Server, answer, api, seat_route
 MAX_LISTED = 100                         # games asked about in one "My games" request
 
 
+def pieces(components=None) -> dict:
+    """The rooms, cards (with how many of each the set holds) and privileges, by code, in
+    the rules' order: the page's one source of these lists."""
+    components = components or default_components()
+    return {"rooms": list(ROOMS),
+            "cards": [{"id": card, "count": n} for card, n in zip(CARDS, components.cards_per_type)],
+            "privileges": [name for p, name in enumerate(PRIVILEGES) if p != P_NONE]}
+
+
 def meta(config) -> dict:
-    players = [{"name": name, "kind": "builtin", "label": REGISTRY[name].help}
+    """What the server offers. Every `label` and `help` is a catalog key the page
+    translates (players: "player:NAME"; rule options: "rule option:NAME" and the help line's
+    msgid); an --engine's label is its name, shown as it is, and its help its command."""
+    players = [{"name": name, "kind": "builtin", "label": f"player:{name}", "help": f"player-help:{name}"}
                for name in BUILTIN_PLAYERS]
-    players += [{"name": spec.name, "kind": "engine", "label": " ".join(spec.cmd)}
+    players += [{"name": spec.name, "kind": "engine", "label": spec.name, "help": " ".join(spec.cmd)}
                 for spec in config.engines]
     options = []
     for name, default in RuleOptions().to_dict().items():
         entry = {"name": name, "type": "bool" if isinstance(default, bool) else "int",
-                 "default": default, "help": OPTION_HELP.get(name, "")}
+                 "default": default, "label": f"{RULE_OPTION}:{name}", "help": OPTION_HELP.get(name, "")}
         if int_range(name):
             entry["min"], entry["max"] = int_range(name)
         options.append(entry)
     return {"version": importlib.metadata.version("palais-engine"), "players": players,
+            "levels": levels_json(config.budget_ms_min, config.budget_ms_max), "pieces": pieces(),
             "languages": list(config.languages), "rule_options": options,
             "limits": {"max_games": config.max_games, "idle_minutes": config.idle_minutes,
                        "max_upload_bytes": config.max_upload_bytes,

@@ -29,13 +29,19 @@ def routes(server: Server) -> list:
         lang = request.path_params["lang"]
         try:
             from .. import i18n
-            messages = i18n.messages(lang)
+            table = i18n.catalog_json(lang)
         except (ImportError, ValueError):
             raise Refused(f"no language {lang[:20]!r} (languages: {', '.join(config.languages)})", 404) from None
-        return JSONResponse({"lang": lang, "messages": messages})
+        return JSONResponse(table)
+
+    async def favicon(request):
+        """The tab's icon (a small SVG), where browsers look for it first."""
+        return FileResponse(STATIC_DIR / "favicon.svg", media_type="image/svg+xml",
+                            headers={"cache-control": "max-age=86400"})
 
     return [
         Route("/", index),
+        Route("/favicon.ico", favicon),
         Route("/api/i18n/{lang}", get_i18n),
         Mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static"),
     ]

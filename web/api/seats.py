@@ -71,7 +71,8 @@ def routes(server: Server) -> list:
         with session.hint_state(access.seat) as state:
             report = await run_in_threadpool(find_hints, state, SearchLimits(iterations=config.hint_iterations),
                                              top=top, seed=session.seed, lang=lang)
-        return JSONResponse(hints_json(report))
+            hints = hints_json(report, state)
+        return JSONResponse(hints)
 
     async def hello(websocket: WebSocket):
         """The socket's first message, {"key": KEY or null}: the seat it watches as."""

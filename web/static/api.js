@@ -69,6 +69,7 @@ export const api = {
   hint: (id, key, lang) => request("POST", `${game(id)}/hint`, { top: 3, lang }, false, key),
   position: (id, ply, key) => request("GET", `${game(id)}/position?ply=${ply}`, undefined, false, key),
   analyse: (id, key, lang) => request("POST", `${game(id)}/analyse`, { budget_ms: null, lang }, false, key),
+  explore: (id, key, ply, actions) => request("POST", `${game(id)}/explore`, { ply, actions }, false, key),
   analysis: (id, key) => request("GET", `${game(id)}/analysis`, undefined, false, key),
   load: (text, players) => request("POST", `/api/records${players ? `?players=${encodeURIComponent(players)}` : ""}`, text, true),
   remove: (id, owner) => request("DELETE", game(id), undefined, false, owner),

@@ -1,0 +1,141 @@
+// Drawing the castle: its nine rooms (servants per seat, the majority holder, the targets of
+// the decision at hand) and the stairways between adjacent rooms, keyed nodes updated in place.
+
+import { kid, sweep, fit, setAttrs } from "./dom.js";
+import { centre, roomBox, SEAT_COLOURS, SEAT_LETTERS } from "./geometry.js";
+import { pieceHelp, pieceName } from "./speech.js";
+import { stairKey } from "./state.js";
+import { classes, explain, setTarget } from "./targets.js";
+import { tf, t } from "../i18n.js";
+
+export function drawServant(parent, key, cx, cy, seatIndex, r = 9) {
+  kid(parent, `${key}:c`, "circle", { cx, cy, r, fill: SEAT_COLOURS[seatIndex], class: "servant" });
+  kid(parent, `${key}:t`, "text", { x: cx, y: cy + r * 0.42, class: "servant-letter", "text-anchor": "middle",
+    "font-size": r * 1.2 }, SEAT_LETTERS[seatIndex]);
+}
+
+// Where each room is this render: {ROOM: {x, y, w, h}}.
+export function roomBoxes(view, geo) {
+  const boxes = {};
+  (view.layout || []).forEach((room, cell) => { boxes[room] = roomBox(geo, cell); });
+  return boxes;
+}
+
+export function drawCastle(layer, ctx) {
+  const { view, pieces, targets, selectedFrom, touched, mover, boxes, handlers } = ctx;
+  const majorities = view.majorities || {};
+  const picking = Boolean(selectedFrom && targets.moveFrom.has(selectedFrom));
+  for (const room of view.layout || []) {
+    const box = boxes[room];
+    const roomIndex = pieces.rooms.indexOf(room);
+    const name = pieceName("room", room);
+    let target = null;
+    let state = "";
+    if (targets.rooms.has(room)) {
+      const entry = targets.rooms.get(room);
+      const label = view.stage === "SETUP" ? tf("Place a servant in {room}", { room: name }) : tf("Take the servant from {room}", { room: name });
+      target = { label, action: () => handlers.onChoose(entry), token: entry.token };
+    } else if (picking && targets.moveTo.has(room)) {
+      const entry = targets.moveTo.get(room);
+      target = { label: tf("Move from {from} to {to}", { from: pieceName("room", selectedFrom), to: name }),
+        action: () => handlers.onChoose(entry), token: entry.token };
+      state = "move-to";
+    } else if (targets.moveFrom.has(room)) {
+      const picked = selectedFrom === room;
+      target = { label: picked ? tf("Cancel the move from {room}", { room: name }) : tf("Move a servant from {room}", { room: name }),
+        action: () => handlers.onSelect(picked ? null : room), from: room };
+      state = picked ? "selected" : (picking ? "move-from dimmed" : "move-from");
+    }
+    const last = touched.rooms.has(room);
+    const g = kid(layer, `room:${room}`, "g", {
+      class: classes("room", `room-${room.toLowerCase()}`, state, target && "target", last && "last"), "data-room": room,
+      style: picking && state === "move-to" ? `--mover:${mover.picking}` : null,
+    });
+    setTarget(g, target);
+    explain(g, name, pieceHelp("room", room));
+    kid(g, "cell", "rect", { x: box.x + 2, y: box.y + 2, width: box.w - 4, height: box.h - 4, rx: 6, class: "cell" });
+    if (last) {
+      kid(g, "last", "rect", { x: box.x + 4, y: box.y + 4, width: box.w - 8, height: box.h - 8, rx: 5, class: "last-mark", stroke: mover.last });
+    }
+    fit(kid(g, "name", "text", { x: box.x + box.w / 2, y: box.y + 20, class: "room-name", "text-anchor": "middle" }, name), box.w - 40);
+    const holder = majorities[room];
+    if (holder > 0) {
+      const mark = kid(g, "majority", "g", { class: "majority" });
+      kid(mark, "c", "circle", { cx: box.x + box.w - 13, cy: box.y + 14, r: 8, fill: SEAT_COLOURS[holder - 1], class: "majority-mark" });
+      kid(mark, "t", "text", { x: box.x + box.w - 13, y: box.y + 18, class: "majority-text", "text-anchor": "middle" }, "★");
+      explain(mark, tf("Majority: seat {letter}", { letter: SEAT_LETTERS[holder - 1] }), pieceHelp("room", room));
+    }
+    // Each seat present: its letter on its colour and the count; two rows when crowded.
+    const present = view.rooms.map((counts, seatIndex) => [seatIndex, counts[roomIndex]]).filter(([, n]) => n > 0);
+    present.forEach(([seatIndex, n], k) => {
+      const perRow = present.length > 3 ? 2 : 3;
+      const chipX = box.x + 8 + (k % perRow) * 42;
+      const chipY = present.length > 3 ? box.y + 40 + Math.floor(k / perRow) * 21 : box.y + 50;
+      drawServant(g, `chip${seatIndex}`, chipX + 9, chipY, seatIndex);
+      kid(g, `chip${seatIndex}:n`, "text", { x: chipX + 21, y: chipY + 5, class: "count" }, `×${n}`);
+    });
+    sweep(g);
+  }
+  sweep(layer);
+}
+
+// The stairway between two adjacent rooms: a short flight of steps across their shared side.
+// stairPoint() is where it crosses (a move's path goes through it).
+export function stairPoint(a, b) {
+  if (a.y === b.y) {
+    const x = Math.max(a.x, b.x);
+    return { x, y: a.y + 30, across: "x" };
+  }
+  const y = Math.max(a.y, b.y);
+  return { x: a.x + 18, y, across: "y" };
+}
+
+export function drawStairs(layer, ctx) {
+  const { view, boxes, selectedFrom, targets, touched, mover } = ctx;
+  const open = new Set();
+  if (selectedFrom && targets.moveFrom.has(selectedFrom)) {
+    for (const room of targets.moveTo.keys()) open.add(stairKey(selectedFrom, room));
+  }
+  for (const [a, near] of Object.entries(view.adjacent || {})) {
+    for (const b of near) {
+      if (!(a < b) || !boxes[a] || !boxes[b]) continue;
+      const key = stairKey(a, b);
+      const p = stairPoint(boxes[a], boxes[b]);
+      const isOpen = open.has(key);
+      const isLast = touched.stairs.has(key);
+      const g = kid(layer, `stair:${key}`, "g", { class: classes("stair", isOpen && "open", isLast && "last"), "data-stair": key });
+      const long = 24;
+      const short = 12;
+      const rect = p.across === "x"
+        ? { x: p.x - long / 2, y: p.y - short / 2, width: long, height: short }
+        : { x: p.x - short / 2, y: p.y - long / 2, width: short, height: long };
+      kid(g, "box", "rect", { ...rect, rx: 2, class: "stair-box", stroke: isLast ? mover.last : null });
+      for (let k = -1; k <= 1; k += 1) {
+        const d = k * 6;
+        const line = p.across === "x"
+          ? { x1: p.x + d, y1: rect.y + 2, x2: p.x + d, y2: rect.y + short - 2 }
+          : { x1: rect.x + 2, y1: p.y + d, x2: rect.x + short - 2, y2: p.y + d };
+        kid(g, `rung${k}`, "line", { ...line, class: "stair-rung" });
+      }
+      explain(g, tf("Stairway between {a} and {b}", { a: pieceName("room", a), b: pieceName("room", b) }),
+        t("A move takes one servant along a stairway to the next room."));
+      sweep(g);
+    }
+  }
+  // Once a source is picked: an arrow from it through each open stairway.
+  const arrows = kid(layer, "arrows", "g", { class: "move-arrows" });
+  if (selectedFrom && boxes[selectedFrom]) {
+    for (const room of targets.moveTo.keys()) {
+      if (!boxes[room]) continue;
+      const p = stairPoint(boxes[selectedFrom], boxes[room]);
+      const from = centre(boxes[selectedFrom]);
+      const to = centre(boxes[room]);
+      const ux = Math.sign(to.x - from.x);
+      const uy = Math.sign(to.y - from.y);
+      kid(arrows, room, "line", { x1: p.x - ux * 18, y1: p.y - uy * 18, x2: p.x + ux * 18, y2: p.y + uy * 18,
+        class: "move-arrow", "marker-end": "url(#board-arrow)", stroke: mover.picking });
+    }
+  }
+  sweep(arrows);
+  sweep(layer);
+}

@@ -1,0 +1,150 @@
+// The words of the game for the page, from the catalogs (GET /api/i18n/<lang>): the names
+// and effects of rooms, cards and privileges (RULES.md's wording), a noble tile in words,
+// each step of a turn in words (the log and the hint lines), the score breakdown's sources
+// and the few counted phrases of the page. Nothing here knows a language: every text is a
+// catalog entry ("room:MINT", "card-help:GOLD", "step:move", plural msgids through tn).
+
+import { t, tf, tn, formatNumber } from "./i18n.js";
+
+const SEAT_LETTERS = "ABCD";
+
+// A catalog entry by its key ("room:MINT"), or `fallback` when no catalog has it.
+function entry(key, fallback) {
+  const text = t(key);
+  return text === key ? fallback : text;
+}
+
+export function seatLetter(seat) {
+  return SEAT_LETTERS[seat - 1] || "?";
+}
+
+// kind: "room" | "card" | "privilege" | "stage"; id: its code (MINT, GOLD, INCOME, WINDOW1).
+export function pieceName(kind, id) {
+  return entry(`${kind}:${id}`, id);
+}
+
+// The effect of a room, card or privilege, RULES.md's wording ("" if the catalog has none).
+export function pieceHelp(kind, id) {
+  return entry(`${kind}-help:${id}`, "");
+}
+
+// A room named inside a sentence (French needs its article: "l'Hôtel de la monnaie").
+function roomInText(id) {
+  return entry(`room in a sentence:${id}`, pieceName("room", id));
+}
+
+function privilegeText(tile) {
+  const name = pieceName("privilege", tile.privilege);
+  if (tile.privilege === "INCOME") return tf("{name} (+{n} gold each turn)", { name, n: formatNumber(tile.amount) });
+  if (tile.privilege === "SUPPLY") return tn("{name} ({n} servant)", "{name} ({n} servants)", tile.amount, { name });
+  return name;
+}
+
+// A tile's cost in words: "4 gold, 2 turquoise seals", or "nothing".
+export function costText(tile) {
+  const parts = [];
+  if (tile.gold) parts.push(tn("{n} gold", "{n} gold", tile.gold));
+  if (tile.turquoise) parts.push(tn("{n} turquoise seal", "{n} turquoise seals", tile.turquoise));
+  if (tile.violet) parts.push(tn("{n} violet seal", "{n} violet seals", tile.violet));
+  return parts.length ? parts.join(t("list separator:, ")) : t("nothing");
+}
+
+// A noble tile (the View's tile JSON) in words: number, VP, cost and privilege.
+export function nobleText(tile) {
+  const values = { number: tile.number, vp: tn("{n} VP", "{n} VP", tile.vp), cost: costText(tile) };
+  if (!tile.privilege || tile.privilege === "NONE") return tf("Noble {number}: {vp}, costs {cost}", values);
+  return tf("Noble {number}: {vp}, costs {cost}; {privilege}", { ...values, privilege: privilegeText(tile) });
+}
+
+// Which words a step takes: the catalog's step template and its glyph.
+function wordsKind(step) {
+  switch (step.kind) {
+    case "room": return step.stage === "SETUP" ? "place" : "source";
+    case "draw": return step.card ? "draw" : "draw-hidden";
+    case "end": return step.stage === "MOVES" ? "end-moves" : "end-recruit";
+    default: return step.kind;
+  }
+}
+
+const ICONS = {
+  place: "servant", source: "servant", gate: "gate", move: "move", recruit: "recruit", play: "card",
+  draw: "card", "draw-hidden": "card", take: "seal", decline: "decline", continue: "continue",
+  "end-moves": "end", "end-recruit": "end",
+};
+
+// One step of a turn (a log entry's or a hint's `steps` item) -> {icon, text, token}.
+export function stepWords(step, view) {
+  const kind = wordsKind(step);
+  const values = {};
+  if (step.room) values.room = roomInText(step.room);
+  if (step.from) values.from = roomInText(step.from);
+  if (step.to) values.to = roomInText(step.to);
+  if (step.card) values.card = pieceName("card", step.card);
+  if (step.bonus) values.room = roomInText(step.bonus);
+  if (step.square) values.square = step.square;
+  if (step.tile) values.number = step.tile.number;
+  let text;
+  if (kind === "gate") text = tn("Puts {n} servant on the Gate", "Puts {n} servants on the Gate", step.count);
+  else text = fill(entry(`step:${kind}`, step.token), values);
+  return { icon: ICONS[kind] || "step", text, token: step.token };
+}
+
+function fill(text, values) {
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+}
+
+// A whole turn in words: one {icon, text, token} per step.
+export function turnWords(steps, view) {
+  return (steps || []).map((step) => stepWords(step, view));
+}
+
+// A seat's name as the page shows it: the name a person typed, or the translated default
+// (the View's `seat_labels`: "Player 2", an engine's label).
+export function seatName(view, seat) {
+  const label = (view.seat_labels || [])[seat - 1];
+  if (label && label.key === "Player {n}") return tf("Player {n}", { n: seat });
+  if (label && label.key) return entry(label.key, (view.names || [])[seat - 1] || "");
+  return (view.names || [])[seat - 1] || tf("Player {n}", { n: seat });
+}
+
+// A player the server offers (/api/meta `players` or `levels` entry) by its label msgid.
+export function playerLabel(player) {
+  return entry(player.label, player.label || player.name || player.id);
+}
+
+// The name of a source of VP in the final breakdown ("nobles", "park-rank1", ...).
+export function scorePartName(source) {
+  return entry(`score:${source}`, source);
+}
+
+// An engine's or a hint's expected final score, one decimal in the page's language
+// ("106,2 PV attendus" in French).
+export function expectedScore(score) {
+  return tf("{score} VP expected", { score: formatNumber(Number(score), { minimumFractionDigits: 1, maximumFractionDigits: 1 }) });
+}
+
+// The counted phrases of the page.
+export function cardCount(n) {
+  return tn("{n} card", "{n} cards", n);
+}
+
+export function movesLeft(n) {
+  return tn("{n} move left", "{n} moves left", n);
+}
+
+export function passDeviceText(view, seat) {
+  return tf("Pass the device to {name} (seat {letter}).", { name: seatName(view, seat), letter: seatLetter(seat) });
+}
+
+export function passDeviceButton(seat) {
+  return tf("I am seat {letter}", { letter: seatLetter(seat) });
+}
+
+// Where a reviewed position stands, in rounds and seats rather than a count of actions.
+export function reviewPosition(view) {
+  const last = (view.log || [])[view.log.length - 1];
+  if (!last) return t("Position at the start of the game");
+  const values = { name: seatName(view, last.seat), letter: seatLetter(last.seat), round: last.round };
+  if (last.round === 0) return tf("Setup: after a placement by {name} (seat {letter})", values);
+  return tf("Round {round}: after the turn of {name} (seat {letter})", values);
+}
