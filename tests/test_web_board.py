@@ -60,7 +60,11 @@ def test_an_engine_turn_plays_out_step_by_step_and_stays_highlighted(tmp_path):
             state = page.wait_for_function("""n => {
                 const ghost = document.querySelector('#board.animating .anim-ghost');
                 if (ghost) return { state: 'moving', transform: ghost.getAttribute('transform') };
-                return Number(document.body.dataset.renders) > n && document.body.dataset.busy !== '1' ? { state: 'drawn' } : null;
+                // (our turn again, no engine's turn in between: nothing was to be played out)
+                const v = window.palaisPage.view();
+                const ours = v && v.to_move === 1 && !v.thinking && !document.querySelector('#board.animating');
+                return Number(document.body.dataset.renders) > n && document.body.dataset.busy !== '1' && ours
+                    ? { state: 'drawn' } : null;
             }""", arg=before).json_value()
             if state["state"] == "moving":
                 seen = True
