@@ -1,12 +1,14 @@
 """How the stored review games (tests/data/review-*.rec) are made: one rule, declared before any
 game was seen, and every game it gives is kept (tests/test_review.py reviews all of them).
 
-The rule: ismcts (ENGINE_ITERATIONS iterations a turn) against each of OPPONENTS, for every seed
+The rule: ismcts (ENGINE_ITERATIONS iterations a turn, one search per turn whose line it plays
+whole: the engine as it was when the rule was declared, preset v26) against each of OPPONENTS, for every seed
 in SEEDS, in both seat orders, two players, one draw secret, the portable value kernel (the
 same bits on every machine; the AVX2 kernel's last bits can tip the engine's choices). Each
 game is played as a user would play it:
 
     PALAIS_KERNEL=portable palais play --seat A --seat B --seed N --secret SECRET
+        (the engine's seat is --seat ismcts:preset=v26)
         --engine-iterations 2000 --save tests/data/review-A-B-N.rec
 
 Run: python bench/review_games.py [--out tests/data] [--check]
@@ -23,7 +25,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-ENGINE = "ismcts"
+ENGINE = "ismcts:preset=v26"     # the engine as the rule was declared: a search per turn, its
+                                 # line played whole (docs/search.md, preset v26)
 OPPONENTS = ("random", "greedy")
 SEEDS = range(21, 27)
 ENGINE_ITERATIONS = 2000
@@ -38,7 +41,8 @@ def games() -> list:
     for opponent in OPPONENTS:
         for seed in SEEDS:
             for seats in ((ENGINE, opponent), (opponent, ENGINE)):
-                out.append((seats, seed, f"review-{seats[0]}-{seats[1]}-{seed}.rec"))
+                names = [seat.partition(":")[0] for seat in seats]
+                out.append((seats, seed, f"review-{names[0]}-{names[1]}-{seed}.rec"))
     return out
 
 

@@ -41,43 +41,14 @@ sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
 from common.atomic_write import write_text_atomic  # noqa: E402
 from common.json_lines import read_json_lines  # noqa: E402
 from engine.errors import PalaisError  # noqa: E402
-from search.params import KNOBS, PRESETS, SearchLimits, SearchParams  # noqa: E402
+from search.params import HARNESS_KNOBS, KNOBS, SearchLimits, SearchParams, parse_params  # noqa: E402
 from search.factory import make_player  # noqa: E402
 from search.selfplay import play_game  # noqa: E402
 from search.value import load_value_model  # noqa: E402
 from tournament.stats import elo_of, seat_outcomes, wilson  # noqa: E402
 
 
-HARNESS_KNOBS = ("seed", "processes")   # set by this harness: each game its seeds, in-process players
 TUNABLE = [k for k in KNOBS if k.name not in HARNESS_KNOBS]
-
-
-def parse_params(text: str) -> dict:
-    """`reward=margin,exploration=0.5` -> keyword arguments of SearchParams, each read and
-    checked by its knob (search.params.KNOBS); `preset=NAME` starts from a named set of
-    defaults (search.params.PRESETS)."""
-    by_name = {k.name: k for k in TUNABLE}
-    out = {}
-    for item in (i.strip() for i in text.split(",") if i.strip()):
-        name, eq, value = item.partition("=")
-        if name == "preset" and eq:
-            if value not in PRESETS:
-                raise PalaisError(f"{item!r}: no such preset ({', '.join(PRESETS)})")
-            out = {**PRESETS[value], **out}
-            continue
-        knob = by_name.get(name)
-        if not eq or knob is None:
-            raise PalaisError(f"{item!r}: expected NAME=VALUE with NAME a search parameter "
-                              f"({', '.join(by_name)})")
-        try:
-            out[name] = knob.read(value)
-        except ValueError as exc:
-            raise PalaisError(f"{name}: {exc}") from None
-        why = knob.problem(out[name])
-        if why is not None:
-            raise PalaisError(f"{name}: {why}")
-    SearchParams(**out)
-    return out
 
 
 def knobs_help() -> str:

@@ -57,7 +57,9 @@ def _limits(time_s, iterations, default_iterations):
 @main.command("play")
 @click.option("--players", "-p", type=click.IntRange(2, 4), default=2, show_default=True)
 @click.option("--seat", "seat_specs", multiple=True, metavar="SPEC",
-              help=f"Who sits in the next seat, in order: human, {', '.join(VIEW_ALGORITHMS)} or "
+              help=f"Who sits in the next seat, in order: human, {', '.join(VIEW_ALGORITHMS)} "
+                   "(each may take search parameters: ismcts:preset=v26 or "
+                   "ismcts:decision_share=0,exploration=0.5; docs/search.md) or "
                    "cmd:COMMAND (a PRI engine). Seats not given: seat 1 human, the others ismcts.")
 @click.option("--seed", "-s", type=click.IntRange(0, 2 ** 63 - 1), default=None,
               help="Seeds the deal (tiles and layout) and the engines. Default: a new one each "

@@ -21,7 +21,7 @@ from protocol.client import SAFETY_TIMEOUT_S, ClientError, EngineClient
 from protocol.commands import Go, PositionStart
 from protocol.referee import start_position
 from search.algorithms import VIEW_ALGORITHMS
-from search.params import SearchLimits, SearchParams
+from search.params import SearchLimits, SearchParams, parse_params
 from search.factory import make_player
 from search.turns import choose_turn
 
@@ -33,6 +33,7 @@ class SeatSpec:
     kind: str               # "human", one of IN_PROCESS, or "cmd"
     cmd: tuple = ()         # for "cmd": the command and its arguments
     options: tuple = ()     # for "cmd": (PRI option name, value) pairs, sent after the handshake
+    params: tuple = ()      # for an in-process engine: (search parameter, value) pairs
 
     @property
     def label(self) -> str:
@@ -43,6 +44,15 @@ def parse_seat(text: str) -> SeatSpec:
     text = text.strip()
     if text in ("human",) + IN_PROCESS:
         return SeatSpec(text)
+    kind, colon, params = text.partition(":")
+    if colon and kind in IN_PROCESS:
+        try:
+            chosen = parse_params(params)
+        except PalaisError as exc:
+            raise PalaisError(f"--seat {text[:80]!r}: {exc}") from None
+        if "algorithm" in chosen:
+            raise PalaisError(f"--seat {text[:80]!r}: the algorithm is the seat's kind ({kind})")
+        return SeatSpec(kind, params=tuple(sorted(chosen.items())))
     if text.startswith("cmd:"):
         try:
             cmd = tuple(shlex.split(text[4:]))
@@ -51,7 +61,8 @@ def parse_seat(text: str) -> SeatSpec:
         if not cmd:
             raise PalaisError(f"--seat {text!r}: cmd: needs a command")
         return SeatSpec("cmd", cmd)
-    raise PalaisError(f"--seat {text!r}: expected human, {', '.join(IN_PROCESS)} or cmd:COMMAND")
+    raise PalaisError(f"--seat {text[:80]!r}: expected human, {', '.join(IN_PROCESS)} (or one of "
+                      f"them with search parameters, ismcts:NAME=VALUE,...) or cmd:COMMAND")
 
 
 class EngineFailed(PalaisError):
@@ -73,10 +84,10 @@ def _floats(values) -> tuple:
 
 
 class InProcessSeat:
-    def __init__(self, kind: str, limits: SearchLimits, seed: int):
+    def __init__(self, kind: str, limits: SearchLimits, seed: int, params: tuple = ()):
         self.kind = kind
         self.limits = limits
-        self.player = make_player(SearchParams(algorithm=kind, seed=seed))
+        self.player = make_player(SearchParams(algorithm=kind, seed=seed, **dict(params)))
 
     def choose_turn(self, game, on_info=None) -> list:
         seat = game.state.to_move
@@ -171,4 +182,4 @@ def open_seat(spec: SeatSpec, limits: SearchLimits, seed: int):
         return None
     if spec.kind == "cmd":
         return PriSeat(spec.cmd, limits, options=spec.options)
-    return InProcessSeat(spec.kind, limits, seed)
+    return InProcessSeat(spec.kind, limits, seed, spec.params)

@@ -241,3 +241,36 @@ class SearchLimits:
                 raise PalaisError(f"search limit {name} must be > 0")
         if not self.infinite and self.iterations is None and self.visits is None and self.time_ms is None:
             raise PalaisError("a search needs a limit: iterations, visits, time_ms or infinite")
+
+
+# Knobs a harness sets itself (each game's seeds, in-process players): not given by NAME=VALUE.
+HARNESS_KNOBS = ("seed", "processes")
+
+
+def parse_params(text: str, *, what: str = "search parameter") -> dict:
+    """`reward=margin,exploration=0.5` -> keyword arguments of SearchParams, each read and
+    checked by its knob (KNOBS, but for HARNESS_KNOBS); `preset=NAME` starts from a named
+    set of defaults (PRESETS) under the other items. The command lines that take search
+    parameters (bench/tune.py --a/--b, palais play --seat ismcts:...) read them here."""
+    by_name = {k.name: k for k in KNOBS if k.name not in HARNESS_KNOBS}
+    out = {}
+    for item in (i.strip() for i in text.split(",") if i.strip()):
+        name, eq, value = item.partition("=")
+        if name == "preset" and eq:
+            if value not in PRESETS:
+                raise PalaisError(f"{item[:60]!r}: no such preset ({', '.join(PRESETS)})")
+            out = {**PRESETS[value], **out}
+            continue
+        knob = by_name.get(name)
+        if not eq or knob is None:
+            raise PalaisError(f"{item[:60]!r}: expected NAME=VALUE with NAME a {what} "
+                              f"({', '.join(by_name)})")
+        try:
+            out[name] = knob.read(value)
+        except ValueError as exc:
+            raise PalaisError(f"{name}: {exc}") from None
+        why = knob.problem(out[name])
+        if why is not None:
+            raise PalaisError(f"{name}: {why}")
+    SearchParams(**out)
+    return out

@@ -458,3 +458,35 @@ def test_palais_play_without_a_seed_picks_one_prints_it_and_saves_it(tmp_path):
         assert read_record(path.read_text()).seed == told
         seeds.append(told)
     assert seeds[0] != seeds[1]          # (two equal draws of 2^31 would be a 1-in-2-billion fluke)
+
+
+def test_an_in_process_seat_takes_search_parameters_after_a_colon():
+    from play.seats import InProcessSeat, open_seat, parse_seat
+    spec = parse_seat("ismcts:preset=v26,exploration=0.5")
+    assert spec.kind == "ismcts" and spec.label == "ismcts"
+    assert dict(spec.params) == {"hash_mb": 64, "decision_share": 0.0, "exploration": 0.5}
+    seat = open_seat(spec, SearchLimits(iterations=50), 4)
+    try:
+        assert isinstance(seat, InProcessSeat)
+        params = seat.player.params
+        assert (params.decision_share, params.hash_mb, params.exploration, params.seed) == (0.0, 64, 0.5, 4)
+    finally:
+        seat.close()
+    assert parse_seat("ismcts").params == ()
+
+
+@pytest.mark.parametrize("text, says", [
+    ("ismcts:exploration=99", "exploration"),
+    ("ismcts:bogus=1", "expected NAME=VALUE"),
+    ("ismcts:preset=v99", "no such preset"),
+    ("ismcts:seed=3", "expected NAME=VALUE"),          # play seeds its engines itself
+    ("pimc:algorithm=ismcts", "the algorithm is the seat's kind"),
+    ("human:exploration=1", "expected human"),
+    ("ismcts:" + "x" * 5000, "expected NAME=VALUE"),
+])
+def test_bad_seat_parameters_are_one_clear_error(text, says):
+    from play.seats import parse_seat
+    with pytest.raises(PalaisError) as caught:
+        parse_seat(text)
+    message = str(caught.value)
+    assert says in message and "\n" not in message and len(message) < 600
