@@ -46,6 +46,10 @@ def test_the_wheel_holds_the_compiled_modules_and_data_and_no_sources(wheel):
     compiled = {n.split(".")[0] for n in names if n.endswith((".so", ".pyd"))}
     assert compiled == EXTENSIONS
     assert DATA <= set(names), sorted(DATA - set(names))
+    # every file the page loads, in every folder under web/static (board/, views/, the icon)
+    page = {p.relative_to(ROOT).as_posix() for p in (ROOT / "web" / "static").rglob("*") if p.is_file()}
+    assert {"web/static/board/motion.js", "web/static/views/ending.js", "web/static/favicon.svg"} <= page
+    assert page <= set(names), sorted(page - set(names))
     sources = [n for n in names if n.endswith((".pyx", ".pxd", ".c", ".h", ".cpp"))]
     assert sources == []
     tops = {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")
