@@ -27,8 +27,10 @@ from search.params import SearchLimits, SearchParams
 from search.turns import choose_turn
 
 DATA = Path(__file__).resolve().parent / "data"
-OLD = SearchParams()                       # the value after 4 turns
-ROUNDS = SearchParams(value_turns=0)       # the value after two rounds
+# As the horizon was measured (docs/search.md, "The value's horizon"): one search per turn,
+# its line played whole (decision_share 0, as before the default searched at each decision)
+OLD = SearchParams(decision_share=0.0)                      # the value after 4 turns
+ROUNDS = SearchParams(decision_share=0.0, value_turns=0)    # the value after two rounds
 
 
 def play_on(state, params, seed, iterations):
