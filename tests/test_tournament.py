@@ -136,8 +136,10 @@ def test_an_engine_writing_garbage_forfeits_at_once_for_invalid_output(mode):
 def test_a_run_killed_midway_and_resumed_gives_the_same_table(tmp_path):
     engines = [spec(f"name=a {OURS} option.Seed=1"), spec(f"name=b {OURS} option.Algorithm=pimc option.Seed=2")]
     settings = Settings(engines, players=2, deals=2, tc=FAST)
-    whole = run(settings, tmp_path / "whole")
-    partial = run(settings, tmp_path / "cut", stop_after=3)
+    # both folders hold one draw-secret, so their games draw the same cards (without it the
+    # two runs played different games, and agreed only while one side won every game)
+    whole = run(settings, run_folder(tmp_path / "whole"))
+    partial = run(settings, run_folder(tmp_path / "cut"), stop_after=3)
     assert not partial["complete"] and partial["games"] == 3
     with pytest.raises(PalaisError, match="--resume"):
         run(settings, tmp_path / "cut")
