@@ -22,6 +22,8 @@ FIRST_PLAYS = ("random", "policy")
 SELECTIONS = ("uct", "puct", "gumbel")
 # policy_weights: this word means 1/n priors from no file ("" is the shipped weights file).
 UNIFORM_PRIORS = "uniform"
+# The selection values under which a search uses priors (and may load policy weights).
+USES_PRIORS = ("puct", "gumbel")
 LEAF_EVALS = ("auto", "heuristic", "value")
 # leaf_eval=auto: the player counts at which the shipped value model was measured to beat
 # full heuristic rollouts (docs/train.md: 2, 3 and 4 players since the weights trained on
