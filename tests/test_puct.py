@@ -209,17 +209,25 @@ def test_a_gumbel_search_stopped_before_its_budget_chooses_the_best_current_surv
 def test_gumbel_noise_comes_from_the_seeded_search_and_samples_k_actions():
     state = State.new_game(2, seed=3)
 
-    def sampled(seed, scale=1.0, k=4):
-        tree = new_tree(SearchParams(selection="gumbel", gumbel_k=k, gumbel_scale=scale), True, seed, 2,
-                        SearchLimits(iterations=100))
+    def sampled(seed, scale=1.0, k=4, first_play="random", budget=100):
+        tree = new_tree(SearchParams(selection="gumbel", gumbel_k=k, gumbel_scale=scale, first_play=first_play),
+                        True, seed, 2, SearchLimits(iterations=100))
         tree.set_root(state, 0)
-        tree.gumbel_start(100)
+        tree.gumbel_start(budget)
         return tree.gumbel_state()["sampled"]
 
     assert sampled(1) == sampled(1) and len(sampled(1)) == 4
     assert len({tuple(sampled(s)) for s in range(12)}) > 1                  # the noise varies the sample
     assert len({tuple(sampled(s, scale=0.0)) for s in range(6)}) == 1       # none without noise
     assert sampled(1, scale=0.0) == sorted(state.legal_actions())[:4]      # equal priors: the lower actions
+    assert len(sampled(1, k=96)) == len(state.legal_actions()) == 9
+    assert len(sampled(1, k=96, budget=3)) == 3                            # m = min(k, legal, budget)
+    # first_play=policy: the rollout policy's choice is always sampled (here in place of the 4th)
+    lowest = sorted(state.legal_actions())[:4]
+    with_policy = sampled(1, scale=0.0, first_play="policy")
+    assert with_policy[:3] == lowest[:3] and len(with_policy) == 4
+    assert with_policy[3] == lowest[3] or with_policy[3] not in lowest
+    assert {sampled(s, scale=0.0, k=1, first_play="policy")[0] for s in range(8)} != {lowest[0]}
 
 
 def test_a_gumbel_root_with_one_action_spends_every_iteration_on_it():
