@@ -117,7 +117,7 @@ cdef struct Gumbel:
     int active
     int32_t root             # the root node's index
     int player               # the root's mover (whose mean reward q is)
-    int m                    # actions sampled: min(gumbel_k, legal)
+    int m                    # actions sampled: min(gumbel_k, legal, budget)
     int alive                # survivors of the current phase: order[:alive], best first once ranked
     int order[LEGAL_BUF]
     double g[LEGAL_BUF]      # per offset: Gumbel noise + log prior
