@@ -365,3 +365,21 @@ def test_every_advertised_value_of_the_new_options_answers_a_bestmove():
     finally:
         guard.cancel()
         engine.kill()
+
+
+def test_a_reused_tree_plans_its_gumbel_schedule_over_this_search_only():
+    state = midgame(2, 8, 4)
+    search = MCTSSearch(SearchParams(selection="gumbel", gumbel_k=96, gumbel_scale=0.0, seed=3))
+    search.search(state, limits=SearchLimits(iterations=400))
+    first_tree = search.last_tree
+    result = search.search(state, limits=SearchLimits(iterations=300))
+    tree = search.last_tree
+    assert tree is first_tree                      # the same position: the tree goes on
+    g = tree.gumbel_state()
+    assert sum(g["visits"].values()) == 300 and g["budget"] == 300
+    assert {v for _a, v, _n, _r in g["log"][0]["survivors"]} == {300 // (g["phases"] * g["k"])}
+    root = tree.node_edges(tree.key_for(state))
+    assert sum(e.visits for e in root) == 700
+    assert result.best_turn[0] == g["choice"]
+    audit = tree.audit()
+    assert audit["bad_visits"] == audit["bad_edges"] == audit["unfound"] == 0
