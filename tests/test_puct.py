@@ -383,3 +383,18 @@ def test_a_reused_tree_plans_its_gumbel_schedule_over_this_search_only():
     assert result.best_turn[0] == g["choice"]
     audit = tree.audit()
     assert audit["bad_visits"] == audit["bad_edges"] == audit["unfound"] == 0
+
+
+@pytest.mark.slow
+def test_bench_tune_refuses_bad_prior_knobs_with_a_usage_error_not_a_traceback():
+    import importlib.util
+    from pathlib import Path
+    tune = Path(__file__).resolve().parent.parent / "bench" / "tune.py"
+    cases = [("selection=PUCT", "selection: 'PUCT' is not one of uct, puct, gumbel"),
+             ("gumbel_k=1e3", "gumbel_k: expected a whole number, got '1e3'")]
+    if importlib.util.find_spec("search.policy") is None:
+        cases.append(("selection=puct,policy_weights=", "this build has no learned policy head"))
+    for a, message in cases:
+        run = subprocess.run([sys.executable, str(tune), "--a", a, "--games", "2", "--iterations", "20",
+                              "--workers", "1"], capture_output=True, text=True, timeout=120)
+        assert run.returncode == 2 and message in run.stderr and "Traceback" not in run.stderr, (a, run.stderr)
