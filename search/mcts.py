@@ -44,6 +44,12 @@ def best_edge(edges, seat: int):
     return max(edges, key=lambda e: (e.visits, e.mean_reward(seat), -e.action))
 
 
+def root_visits(tree: TreeSearch, root) -> dict:
+    """{action: visits} of the root's edges (every iteration so far, a reused tree's too):
+    the visit distribution self-play's policy targets are made of."""
+    return {e.action: e.visits for e in tree.node_edges(tree.key_for(root)) or []}
+
+
 def turn_goes_on(state, seat: int, turn_round: int) -> bool:
     """True while `seat` still has decisions of the turn it plays in round `turn_round`
     before its own draw. A seat plays one turn a round, so the same seat to move in a later
@@ -173,7 +179,8 @@ class MCTSSearch(BasePlayer):
         return SearchResult(
             seat=seat, best_turn=candidates[0].turn if candidates else [],
             candidates=candidates, iterations=done, nodes=stats["nodes"],
-            node_visits=stats["node_visits"], time_ms=elapsed, stats=stats)
+            node_visits=stats["node_visits"], time_ms=elapsed, stats=stats,
+            root_visits=root_visits(tree, root))
 
     def _measure(self, iterations: int, elapsed_ms: float) -> None:
         """Keep the fastest rate seen over a search long enough to time (RATE_MIN_MS)."""
