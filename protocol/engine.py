@@ -24,11 +24,12 @@ from common.numbers import MAX_DIGITS, integer, shown
 from engine.components import default_components
 from engine.constants import S_DRAW
 from engine.errors import PalaisError
-from search.params import KNOBS, USES_VALUE, Knob, SearchLimits, SearchParams, tree_memory_cap_mb
+from search.params import KNOBS, USES_PRIORS, USES_VALUE, Knob, SearchLimits, SearchParams, tree_memory_cap_mb
 from search.factory import make_player
 from search.timeman import clock_time_ms
 from search.turns import play_turn
 from search.kernel import kernel_name
+from search.priors import load_priors
 from search.value import load_value_model
 
 from .commands import Go
@@ -181,6 +182,7 @@ class EngineFacade:
         for knob_name, value in (start or {}).items():
             self.values[KNOB_OPTION[knob_name]] = value
         self._check_value_weights()
+        self._check_policy_weights()
         self.view = None              # the view of the seat to move, or None at the end
         self.seat = None
         self.has_position = False
@@ -218,6 +220,7 @@ class EngineFacade:
         self.values[spec.name] = value
         try:
             self._check_value_weights(spec.knob is not None and spec.knob.name == "value_weights")
+            self._check_policy_weights(spec.knob is not None and spec.knob.name == "policy_weights")
         except PalaisError as exc:
             self.values[spec.name] = before
             raise EngineError(f"option {spec.name}: {exc}") from None
@@ -228,6 +231,11 @@ class EngineFacade:
         now, not at `go`)."""
         if chosen or self.search_value("leaf_eval") in USES_VALUE:
             load_value_model(self.search_value("value_weights"))
+
+    def _check_policy_weights(self, chosen: bool = False) -> None:
+        """With Selection puct or gumbel, or as it is `chosen`, the policy weights must load."""
+        if chosen or self.search_value("selection") in USES_PRIORS:
+            load_priors(self.search_value("policy_weights"))
 
     def value_kernel(self) -> str:
         """The value model's kernel in use ("avx2+fma" or "portable": search/kernel.py)."""

@@ -8,8 +8,12 @@
 #         the same position share one node (transpositions inside a turn). Edges keep their
 #         own visit and availability counts apart from the node's; UCB1 uses the edge's
 #         mean reward for the acting seat (max^n) and its availability as the parent count.
+#         selection=puct adds the policy's priors (PUCT, select_puct); selection=gumbel
+#         also runs the root as Gumbel-top-k with sequential halving (gumbel_select).
+#         docs/search.md, "Priors in the tree", gives both formulas.
 #         Chance events are sampled from the determinized pile.
-# Step 3  Expand one node per iteration, with an edge per legal action.
+# Step 3  Expand one node per iteration, with an edge per legal action (and, with puct or
+#         gumbel, each edge's prior: the policy head's, search/_prior.pxd).
 # Step 4  Roll out with the configured policy, to the end or for a number of turns, then
 #         score: final returns at the end, the static evaluation (or the learned value
 #         model's win shares, leaf_eval=value) at a cutoff.
@@ -22,28 +26,40 @@
 from libc.stdint cimport uint64_t, int32_t, int16_t, int8_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
-from libc.math cimport sqrt, log
+from libc.math cimport sqrt, log, ceil, log2
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from engine._state cimport (
-    GameState, State, Rng, rng_below, legal_actions, apply_action, info_key, final_scores,
+    GameState, State, Rng, rng_below, rng_next, legal_actions, apply_action, info_key, final_scores,
     final_returns, view_state, determinize_state, random_action, LEGAL_BUF, MAX_P,
     S_DRAW, S_GAME_OVER,
 )
 from search._policy cimport policy_action, heuristic_choice, evaluate, estimate_scores, POLICY_UNIFORM, POLICY_HEURISTIC
 from search._value cimport ValueNet, ValueModel, value_rewards
+from search._prior cimport PolicyNet, PolicyModel, policy_priors
 
 cdef enum:
     MAX_PATH = 512
     EMPTY = -1
     EDGES_PER_NODE = 12     # edges budgeted per node when sizing the tree from its memory bound
+    SEL_UCT = 0
+    SEL_PUCT = 1
+    SEL_GUMBEL = 2
+    MAX_PHASES = 8          # sequential halving's phases: ceil(log2 LEGAL_BUF) = 7 at most
 
 from search.result import EdgeStats
 from search.value import load_value_model
+from search.priors import load_priors
 
 cdef double ADAPTIVE_LOW = 0.05   # reward=adaptive: below this static win share (or above 1 minus it) the margin counts
 
 POLICY_CODES = {"uniform": POLICY_UNIFORM, "heuristic": POLICY_HEURISTIC}
+SELECTION_CODES = {"uct": SEL_UCT, "puct": SEL_PUCT, "gumbel": SEL_GUMBEL}
+# The Gumbel root's sigma(q) = (C_VISIT + max_b N(b)) * C_SCALE * q: the constants of
+# Danihelka et al. 2022 (appendix; q in [0, 1], as the rewards here are).
+cdef double C_VISIT = 50.0
+cdef double C_SCALE = 1.0
+cdef double FPU_NO_VISIT = 0.5    # PUCT's value of an unvisited edge at a node none of whose legal edges was visited
 
 cdef struct Node:
     uint64_t key
@@ -72,10 +88,14 @@ cdef struct Params:
     int reward_margin
     int policy_first
     const ValueNet* value_net     # leaf_eval=value: the learned win shares at a cutoff; NULL: the static evaluation's
+    int selection                 # SEL_UCT, SEL_PUCT or SEL_GUMBEL
+    double prior_c                # the PUCT constant
+    const PolicyNet* policy_net   # the priors at expansion (puct/gumbel); NULL: uniform
 
 cdef struct Tree:
     Node* nodes
     Edge* edges
+    float* priors            # puct/gumbel: the prior of edges[i] is priors[i] (set at expansion); NULL with uct
     int32_t* table
     long long node_cap
     long long edge_cap
@@ -88,6 +108,32 @@ cdef struct Tree:
     double root_reward[MAX_P]  # reward vectors summed over every iteration (the root's value)
     double root_win[MAX_P]
     double root_score[MAX_P]
+
+
+# The Gumbel root of one search (selection=gumbel): the sampled actions, the sequential
+# halving's schedule, and a log of each phase's end (TreeSearch.gumbel_state). Root edges are
+# named by their offset j in the root node's edge list.
+cdef struct Gumbel:
+    int active
+    int32_t root             # the root node's index
+    int player               # the root's mover (whose mean reward q is)
+    int m                    # actions sampled: min(gumbel_k, legal)
+    int alive                # survivors of the current phase: order[:alive], best first once ranked
+    int order[LEGAL_BUF]
+    double g[LEGAL_BUF]      # per offset: Gumbel noise + log prior
+    int visits[LEGAL_BUF]    # per offset: this search's iterations through the edge
+    int phases               # ceil(log2 m)
+    int phase
+    long long budget         # the iterations the schedule is planned for
+    int target               # the visits (this search's) each survivor has by the current phase's end
+    int chosen               # the offset chosen once the last phase ended; -1 before
+    long long mismatch       # iterations whose root legal actions were not the root node's edges
+    int log_alive[MAX_PHASES]            # per phase ended: survivors, their offsets, this
+    int log_order[MAX_PHASES][LEGAL_BUF] # search's visits, edge visits and reward sums (of
+    int log_visits[MAX_PHASES][LEGAL_BUF]  # `player`) at the phase's end, and max_b N(b)
+    int log_n[MAX_PHASES][LEGAL_BUF]
+    double log_reward[MAX_PHASES][LEGAL_BUF]
+    int log_max_n[MAX_PHASES]
 
 
 cdef inline double now_ms() noexcept nogil:
@@ -103,7 +149,8 @@ cdef inline long long find_slot(const Tree* t, uint64_t key) noexcept nogil:
     return i
 
 
-cdef int32_t expand(Tree* t, uint64_t key, long long slot, const GameState* d, const int* buf, int n) noexcept nogil:
+cdef int32_t expand(Tree* t, const Params* P, uint64_t key, long long slot, const GameState* d,
+                    const int* buf, int n) noexcept nogil:
     cdef int32_t idx
     cdef int i
     cdef Edge* e
@@ -121,6 +168,8 @@ cdef int32_t expand(Tree* t, uint64_t key, long long slot, const GameState* d, c
         e = &t.edges[t.n_edges + i]
         memset(e, 0, sizeof(Edge))
         e.action = <int16_t>buf[i]
+    if t.priors != NULL:
+        policy_priors(P.policy_net, d, buf, n, &t.priors[t.n_edges])
     t.n_edges += n
     t.table[slot] = idx
     return idx
@@ -164,6 +213,194 @@ cdef int select_edge(Tree* t, Node* node, const int* buf, int n, double c_uct, R
     return node.first_edge + best if best >= 0 else -1
 
 
+# PUCT (selection=puct, and below a Gumbel root): among the edges legal now, the maximum of
+#   Q(a) + c * P~(a) * sqrt(avail(a)) / (1 + N(a))
+# with Q(a) = reward[p] / N(a) for the mover p (an unvisited edge: the first-play urgency
+# fpu, the mean reward of the node's visited legal edges, pooled: sum reward[p] / sum N; with
+# none visited FPU_NO_VISIT), P~ the priors renormalised over the legal edges, avail(a)
+# counting this iteration. With first_play=policy the rollout policy's choice is taken first
+# while it is unvisited (`preferred`, as UCT does; the caller asks for it while the node has
+# had fewer visits than legal actions). Ties go to one of the tied edges at random.
+cdef int select_puct(Tree* t, Node* node, const int* buf, int n, double c, Rng* rng,
+                     int preferred) noexcept nogil:
+    cdef int legal[LEGAL_BUF]
+    cdef int i = 0, j = 0, k, m = 0, p = node.player, pref = -1, best = -1, n_best = 0
+    cdef double psum = 0.0, rsum = 0.0, vsum = 0.0, fpu, q, prior, value, best_value = -1e300
+    cdef Edge* e
+    cdef Edge* edges = &t.edges[node.first_edge]
+    cdef const float* priors = &t.priors[node.first_edge]
+    while i < n and j < node.n_edges:
+        if buf[i] < edges[j].action:
+            i += 1
+        elif buf[i] > edges[j].action:
+            j += 1
+        else:
+            e = &edges[j]
+            e.avail += 1
+            legal[m] = j
+            m += 1
+            psum += priors[j]
+            if e.visits > 0:
+                rsum += e.reward[p]
+                vsum += e.visits
+            elif e.action == preferred:
+                pref = j
+            i += 1
+            j += 1
+    if pref >= 0:
+        return node.first_edge + pref
+    if m == 0:
+        return -1
+    fpu = rsum / vsum if vsum > 0 else FPU_NO_VISIT
+    for k in range(m):
+        e = &edges[legal[k]]
+        q = e.reward[p] / e.visits if e.visits > 0 else fpu
+        prior = priors[legal[k]] / psum if psum > 0 else 1.0 / m
+        value = q + c * prior * sqrt(<double>e.avail) / (1.0 + e.visits)
+        if value > best_value:
+            best_value = value
+            best = legal[k]
+            n_best = 1
+        elif value == best_value:
+            n_best += 1
+            if rng_below(rng, n_best) == 0:       # reservoir sampling among the tied
+                best = legal[k]
+    return node.first_edge + best
+
+
+# The Gumbel root (Danihelka et al. 2022): sampled actions ranked by
+#   g(a) + log P(a) + sigma(q(a)),  sigma(q) = (C_VISIT + max_b N(b)) * C_SCALE * q
+# with q(a) = reward[p] / N(a) (an unvisited edge: the first-play urgency of select_puct).
+cdef double gumbel_q(const Tree* t, const Gumbel* g, int j) noexcept nogil:
+    cdef const Node* node = &t.nodes[g.root]
+    cdef const Edge* e = &t.edges[node.first_edge + j]
+    cdef double rsum = 0.0, vsum = 0.0
+    cdef int i
+    if e.visits > 0:
+        return e.reward[g.player] / e.visits
+    for i in range(node.n_edges):
+        e = &t.edges[node.first_edge + i]
+        if e.visits > 0:
+            rsum += e.reward[g.player]
+            vsum += e.visits
+    return rsum / vsum if vsum > 0 else FPU_NO_VISIT
+
+
+cdef int gumbel_max_n(const Tree* t, const Gumbel* g) noexcept nogil:
+    cdef const Node* node = &t.nodes[g.root]
+    cdef int i, best = 0
+    for i in range(node.n_edges):
+        if t.edges[node.first_edge + i].visits > best:
+            best = t.edges[node.first_edge + i].visits
+    return best
+
+
+cdef double gumbel_score(const Tree* t, const Gumbel* g, int j, int max_n) noexcept nogil:
+    return g.g[j] + (C_VISIT + max_n) * C_SCALE * gumbel_q(t, g, j)
+
+
+# Rank the survivors order[:alive] by score, best first (stable: ties keep their order).
+cdef void gumbel_rank(const Tree* t, Gumbel* g) noexcept nogil:
+    cdef double score[LEGAL_BUF]
+    cdef int i, k, o
+    cdef double sc
+    cdef int max_n = gumbel_max_n(t, g)
+    for i in range(g.alive):
+        score[i] = gumbel_score(t, g, g.order[i], max_n)
+    for i in range(1, g.alive):              # insertion sort, descending, stable
+        o = g.order[i]
+        sc = score[i]
+        k = i - 1
+        while k >= 0 and score[k] < sc:
+            score[k + 1] = score[k]
+            g.order[k + 1] = g.order[k]
+            k -= 1
+        score[k + 1] = sc
+        g.order[k + 1] = o
+
+
+cdef inline int gumbel_increment(const Gumbel* g) noexcept nogil:
+    """Each survivor's visits in a phase: the budget shared equally by the phases, and in a
+    phase by its survivors (at least 1)."""
+    cdef long long share = g.budget // (g.phases * g.alive)
+    return <int>share if share >= 1 else 1
+
+
+# The current phase is over (every survivor has `target` visits of this search): log it, rank
+# the survivors; keep the better half (rounded up) for the next phase, or, with two or fewer
+# left (the last of ceil(log2 m) phases), choose the best.
+cdef void gumbel_end_phase(const Tree* t, Gumbel* g) noexcept nogil:
+    cdef int i, j, ph = g.phase
+    cdef const Edge* e
+    if ph < MAX_PHASES:
+        g.log_alive[ph] = g.alive
+        g.log_max_n[ph] = gumbel_max_n(t, g)
+        for i in range(g.alive):
+            j = g.order[i]
+            e = &t.edges[t.nodes[g.root].first_edge + j]
+            g.log_order[ph][i] = j
+            g.log_visits[ph][i] = g.visits[j]
+            g.log_n[ph][i] = e.visits
+            g.log_reward[ph][i] = e.reward[g.player]
+    gumbel_rank(t, g)
+    g.phase += 1
+    if g.alive <= 2:
+        g.alive = 1
+        g.chosen = g.order[0]
+        return
+    g.alive = (g.alive + 1) // 2
+    g.target += gumbel_increment(g)
+
+
+# The root edge of a Gumbel root: the chosen action once the schedule ended, else the
+# survivor with the fewest visits of this search (the first in survivor order on a tie),
+# ending phases whose survivors all reached the target. -1 if the legal actions now are not
+# the root node's edges (counted in `mismatch`; the caller falls back to PUCT).
+cdef int gumbel_select(Tree* t, Gumbel* g, Node* node, const int* buf, int n) noexcept nogil:
+    cdef int j, i, pick = -1, fewest
+    cdef Edge* edges = &t.edges[node.first_edge]
+    if n != node.n_edges:
+        g.mismatch += 1
+        return -1
+    for j in range(n):
+        if buf[j] != edges[j].action:
+            g.mismatch += 1
+            return -1
+    while g.chosen < 0:
+        fewest = -1
+        for i in range(g.alive):
+            if fewest < 0 or g.visits[g.order[i]] < g.visits[g.order[fewest]]:
+                fewest = i
+        if g.visits[g.order[fewest]] < g.target:
+            pick = g.order[fewest]
+            break
+        gumbel_end_phase(t, g)
+    if g.chosen >= 0:
+        pick = g.chosen
+    for j in range(n):
+        edges[j].avail += 1
+    g.visits[pick] += 1
+    return node.first_edge + pick
+
+
+# The root's choice now: the chosen action, or before the schedule's end the best current
+# survivor by the same score; -1 if no Gumbel root is active.
+cdef int gumbel_current(const Tree* t, const Gumbel* g) noexcept nogil:
+    cdef int i, best = -1, max_n
+    cdef double sc, best_score = -1e300
+    if not g.active:
+        return -1
+    if g.chosen >= 0:
+        return g.chosen
+    max_n = gumbel_max_n(t, g)
+    for i in range(g.alive):
+        sc = gumbel_score(t, g, g.order[i], max_n)
+        if sc > best_score:
+            best_score = sc
+            best = g.order[i]
+    return best
+
+
 cdef inline double best_other(const double* values, int n, int p) noexcept nogil:
     """The largest of values[q] for q != p (another seat's score)."""
     cdef double best = -1e9
@@ -202,7 +439,8 @@ cdef void finish(const Params* P, const GameState* d, double* reward, double* wi
 
 
 # One iteration from `root` for `seat` (a view for ISMCTS, the true state otherwise).
-cdef void iterate(Tree* t, const Params* P, const GameState* root, int seat, Rng* rng) noexcept nogil:
+cdef void iterate(Tree* t, const Params* P, const GameState* root, int seat, Rng* rng,
+                  Gumbel* gumbel) noexcept nogil:
     cdef GameState d
     cdef int buf[LEGAL_BUF]
     cdef int32_t path[MAX_PATH]
@@ -231,16 +469,23 @@ cdef void iterate(Tree* t, const Params* P, const GameState* root, int seat, Rng
         if t.table[slot] == EMPTY:
             if expanded:
                 break
-            node_idx = expand(t, key, slot, &d, buf, n)
+            node_idx = expand(t, P, key, slot, &d, buf, n)
             if node_idx == EMPTY:
                 break
             expanded = 1
         else:
             node_idx = t.table[slot]
-        preferred = -1
-        if P.policy_first and t.nodes[node_idx].visits < n:   # untried edges may remain
-            preferred = heuristic_choice(&d, rng, buf, n)
-        edge_idx = select_edge(t, &t.nodes[node_idx], buf, n, P.c_uct, rng, preferred)
+        edge_idx = -1
+        if depth == 0 and gumbel.active and node_idx == gumbel.root:
+            edge_idx = gumbel_select(t, gumbel, &t.nodes[node_idx], buf, n)
+        if edge_idx < 0:
+            preferred = -1
+            if P.policy_first and t.nodes[node_idx].visits < n:   # untried edges may remain
+                preferred = heuristic_choice(&d, rng, buf, n)
+            if P.selection == SEL_UCT:
+                edge_idx = select_edge(t, &t.nodes[node_idx], buf, n, P.c_uct, rng, preferred)
+            else:
+                edge_idx = select_puct(t, &t.nodes[node_idx], buf, n, P.prior_c, rng, preferred)
         if edge_idx < 0:
             break
         path[depth] = edge_idx
@@ -287,11 +532,16 @@ cdef class TreeSearch:
     cdef bint dynamic_center
     cdef bint adaptive
     cdef readonly ValueModel value_model    # leaf_eval=value: the model value_net points into (kept alive here)
+    cdef readonly PolicyModel policy_model  # puct/gumbel with learned priors: the model policy_net points into
+    cdef Gumbel gumbel
+    cdef int gumbel_k
+    cdef double gumbel_scale
 
     def __cinit__(self, params, bint determinize, unsigned long long seed):
         """`params` is a search.params.SearchParams; its fields are read by name."""
         cdef long long memory_bytes = (<long long>params.hash_mb) << 20
-        cdef long long per_node = TreeSearch.bytes_per_node()
+        cdef int selection = SELECTION_CODES[params.selection]
+        cdef long long per_node = TreeSearch.bytes_per_node(selection != SEL_UCT)
         cdef long long cap = memory_bytes // per_node
         cdef long long size = 1
         if cap < 16:
@@ -305,7 +555,11 @@ cdef class TreeSearch:
         self.tree.nodes = <Node*>malloc(cap * sizeof(Node))
         self.tree.edges = <Edge*>malloc(self.tree.edge_cap * sizeof(Edge))
         self.tree.table = <int32_t*>malloc(size * sizeof(int32_t))
-        if self.tree.nodes == NULL or self.tree.edges == NULL or self.tree.table == NULL:
+        self.tree.priors = NULL
+        if selection != SEL_UCT:
+            self.tree.priors = <float*>malloc(self.tree.edge_cap * sizeof(float))
+        if (self.tree.nodes == NULL or self.tree.edges == NULL or self.tree.table == NULL
+                or (selection != SEL_UCT and self.tree.priors == NULL)):
             raise MemoryError(f"cannot allocate a search tree of {memory_bytes} bytes")
         memset(self.tree.table, 0xFF, size * sizeof(int32_t))
         self.params.c_uct = params.exploration
@@ -323,13 +577,25 @@ cdef class TreeSearch:
         if params.leaf_eval == "value":
             self.value_model = load_value_model(params.value_weights)
             self.params.value_net = &self.value_model.net
+        self.params.selection = selection
+        self.params.prior_c = params.prior_c
+        self.params.policy_net = NULL
+        if selection != SEL_UCT:
+            self.policy_model = load_priors(params.policy_weights)
+            if self.policy_model is not None:
+                self.params.policy_net = &self.policy_model.net
+        self.gumbel_k = params.gumbel_k
+        self.gumbel_scale = params.gumbel_scale
+        memset(&self.gumbel, 0, sizeof(Gumbel))
         self.rng.state = seed
         self.stop_flag = 0
 
     @staticmethod
-    def bytes_per_node():
-        """Memory one tree node costs with its share of edges and hash table (the Hash budget's unit)."""
-        return sizeof(Node) + 2 * sizeof(int32_t) + EDGES_PER_NODE * sizeof(Edge)
+    def bytes_per_node(bint priors=False):
+        """Memory one tree node costs with its share of edges and hash table (the Hash budget's
+        unit); `priors`: with each edge's prior too (selection puct or gumbel)."""
+        return (sizeof(Node) + 2 * sizeof(int32_t)
+                + EDGES_PER_NODE * (sizeof(Edge) + (sizeof(float) if priors else 0)))
 
     @staticmethod
     def record_bytes():
@@ -341,6 +607,7 @@ cdef class TreeSearch:
         free(self.tree.nodes)
         free(self.tree.edges)
         free(self.tree.table)
+        free(self.tree.priors)
 
     def set_root(self, state, int seat):
         """Search from `state` (an engine State, full or a view) for `seat`.
@@ -368,6 +635,7 @@ cdef class TreeSearch:
         memset(self.tree.root_reward, 0, sizeof(self.tree.root_reward))
         memset(self.tree.root_win, 0, sizeof(self.tree.root_win))
         memset(self.tree.root_score, 0, sizeof(self.tree.root_score))
+        memset(&self.gumbel, 0, sizeof(Gumbel))      # a Gumbel root starts with gumbel_start
         self._center_margins()
         self._choose_reward()
 
@@ -453,7 +721,7 @@ cdef class TreeSearch:
                     break
                 if deadline_ms > 0 and (done & 15) == 0 and now_ms() >= deadline_ms:
                     break
-                iterate(&self.tree, &self.params, &self.root, self.seat, &self.rng)
+                iterate(&self.tree, &self.params, &self.root, self.seat, &self.rng, &self.gumbel)
                 done += 1
         return done
 
@@ -463,12 +731,13 @@ cdef class TreeSearch:
 
     def stats(self):
         """Counters: iterations, nodes, edges, node_visits, capacity, full, bytes per node."""
-        cdef long long per_node = TreeSearch.bytes_per_node()
+        cdef long long per_node = TreeSearch.bytes_per_node(self.tree.priors != NULL)
         return {
             "iterations": self.tree.iterations, "nodes": self.tree.n_nodes,
             "edges": self.tree.n_edges, "node_visits": self.tree.node_visits,
             "node_capacity": self.tree.node_cap, "full": bool(self.tree.full),
             "bytes_per_node": per_node, "bytes_allocated": self.tree.node_cap * per_node,
+            "root_mismatch": self.gumbel.mismatch,
             "root_value": [self.tree.root_reward[p] / max(1, self.tree.iterations)
                            for p in range(self.root.n_players)],
             "root_win": [self.tree.root_win[p] / max(1, self.tree.iterations)
@@ -502,3 +771,144 @@ cdef class TreeSearch:
         if self.params.determinize:
             return info_key(&s.st, s.st.to_move)
         return s.st.key
+
+    def gumbel_start(self, long long budget):
+        """With selection=gumbel, make the root a Gumbel root for this search (after set_root):
+        expand it if the tree has no node for it, draw each root action's Gumbel noise
+        (scale gumbel_scale) from the search's seeded stream, keep the gumbel_k best of
+        noise + log prior (ties: the lower action) and plan sequential halving over `budget`
+        iterations. Returns True if the root is a Gumbel root (not with uct/puct, at a chance
+        point or the game's end, or with no room for the root node)."""
+        cdef int buf[LEGAL_BUF]
+        cdef int n, j, i, k, o
+        cdef uint64_t key
+        cdef long long slot
+        cdef int32_t idx
+        cdef Node* node
+        cdef double psum = 0.0, u, gj, pj
+        cdef Gumbel* g = &self.gumbel
+        memset(g, 0, sizeof(Gumbel))
+        if (self.params.selection != SEL_GUMBEL or self.root.stage == S_DRAW
+                or self.root.stage == S_GAME_OVER):
+            return False
+        key = info_key(&self.root, self.root.to_move) if self.params.determinize else self.root.key
+        slot = find_slot(&self.tree, key)
+        n = legal_actions(&self.root, buf)
+        idx = self.tree.table[slot]
+        if idx == EMPTY:
+            idx = expand(&self.tree, &self.params, key, slot, &self.root, buf, n)
+            if idx == EMPTY:
+                return False
+        node = &self.tree.nodes[idx]
+        if node.n_edges < 1:
+            return False
+        g.root = idx
+        g.player = node.player
+        g.chosen = -1
+        for j in range(node.n_edges):
+            psum += self.tree.priors[node.first_edge + j]
+        for j in range(node.n_edges):
+            gj = 0.0
+            if self.gumbel_scale > 0:
+                u = ((rng_next(&self.rng) >> 11) + 0.5) * (1.0 / 9007199254740992.0)   # in (0, 1)
+                gj = -self.gumbel_scale * log(-log(u))
+            pj = self.tree.priors[node.first_edge + j] / psum if psum > 0 else 1.0 / node.n_edges
+            g.g[j] = gj + log(pj if pj > 1e-30 else 1e-30)
+            # insertion into order[:j], descending by g (stable: ties keep the lower action first)
+            k = j - 1
+            while k >= 0 and g.g[g.order[k]] < g.g[j]:
+                g.order[k + 1] = g.order[k]
+                k -= 1
+            g.order[k + 1] = j
+        g.m = node.n_edges if node.n_edges < self.gumbel_k else self.gumbel_k
+        g.alive = g.m
+        g.budget = budget if budget > 0 else 1
+        g.phases = <int>ceil(log2(<double>g.m)) if g.m > 1 else 0
+        if g.m == 1:
+            g.chosen = g.order[0]
+        else:
+            g.target = gumbel_increment(g)
+        g.active = 1
+        return True
+
+    def gumbel_choice(self):
+        """The Gumbel root's action now (the schedule's choice, or before its end the best
+        survivor by the same score), or None without an active Gumbel root."""
+        cdef int j = gumbel_current(&self.tree, &self.gumbel)
+        if j < 0:
+            return None
+        return self.tree.edges[self.tree.nodes[self.gumbel.root].first_edge + j].action
+
+    def gumbel_state(self):
+        """The Gumbel root's schedule, for tests and analysis: None if inactive, else a dict of
+        budget, phases, k (actions sampled), sampled (their actions, best g + log prior first),
+        g (action -> noise + log prior), visits (action -> this search's iterations), alive
+        (the current survivors), choice (None before the schedule's end) and log: per phase
+        ended, {"survivors": [(action, this search's visits, edge visits, reward sum of the
+        root's mover)], "max_n": max_b N(b)}."""
+        cdef Gumbel* g = &self.gumbel
+        cdef Node* node
+        cdef int i, ph
+        if not g.active:
+            return None
+        node = &self.tree.nodes[g.root]
+        act = [self.tree.edges[node.first_edge + j].action for j in range(node.n_edges)]
+        log_ = []
+        for ph in range(min(g.phase, MAX_PHASES)):
+            log_.append({"survivors": [(act[g.log_order[ph][i]], g.log_visits[ph][i], g.log_n[ph][i],
+                                        g.log_reward[ph][i]) for i in range(g.log_alive[ph])],
+                         "max_n": g.log_max_n[ph]})
+        return {"budget": g.budget, "phases": g.phases, "k": g.m,
+                "sampled": [act[g.order[i]] for i in range(g.m)] if g.phase == 0 else None,
+                "g": {act[j]: g.g[j] for j in range(node.n_edges)},
+                "visits": {act[j]: g.visits[j] for j in range(node.n_edges)},
+                "alive": [act[g.order[i]] for i in range(g.alive)],
+                "choice": act[g.chosen] if g.chosen >= 0 else None, "log": log_,
+                "player": g.player}
+
+    def priors_of(self, unsigned long long key):
+        """The priors of the node with this key's edges (puct/gumbel), or None."""
+        cdef int32_t idx = self.tree.table[find_slot(&self.tree, key)]
+        cdef Node* node
+        if idx == EMPTY or self.tree.priors == NULL:
+            return None
+        node = &self.tree.nodes[idx]
+        return [self.tree.priors[node.first_edge + i] for i in range(node.n_edges)]
+
+
+def puct_pick(int player, actions, visits, avail, rewards, priors, legal, double c,
+              int preferred=-1, unsigned long long seed=1):
+    """Test hook: the edge select_puct takes at one node whose edges have these statistics
+    (actions sorted; rewards[i] the mover's reward sum; priors as stored), among the actions
+    `legal` (sorted). Returns (the chosen action or None, the edges' avail after)."""
+    cdef int n_edges = len(actions), n = len(legal), i, chosen
+    cdef Tree t
+    cdef Node node
+    cdef Rng rng
+    cdef int buf[LEGAL_BUF]
+    if not 0 < n_edges <= LEGAL_BUF or n > LEGAL_BUF:
+        raise ValueError("between 1 and LEGAL_BUF edges")
+    memset(&t, 0, sizeof(Tree))
+    t.edges = <Edge*>malloc(n_edges * sizeof(Edge))
+    t.priors = <float*>malloc(n_edges * sizeof(float))
+    try:
+        for i in range(n_edges):
+            memset(&t.edges[i], 0, sizeof(Edge))
+            t.edges[i].action = actions[i]
+            t.edges[i].visits = visits[i]
+            t.edges[i].avail = avail[i]
+            t.edges[i].reward[player] = rewards[i]
+            t.priors[i] = priors[i]
+        for i in range(n):
+            buf[i] = legal[i]
+        node.first_edge = 0
+        node.n_edges = n_edges
+        node.player = player
+        node.visits = sum(visits)
+        rng.state = seed
+        chosen = select_puct(&t, &node, buf, n, c, &rng, preferred)
+        return (t.edges[chosen].action if chosen >= 0 else None,
+                [t.edges[i].avail for i in range(n_edges)])
+    finally:
+        free(t.edges)
+        free(t.priors)

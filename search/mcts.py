@@ -23,11 +23,17 @@ from .params import SearchLimits, SearchParams
 from .player import BasePlayer
 from .result import Candidate, Progress, SearchResult
 from .stopping import StopSwitch
-from .treesize import has_room, tree_mb
+from .treesize import has_room, iterations_within, tree_mb
 
 CHUNK_ITERATIONS = 256
 REUSE_MAX_FILL = 0.5
 RATE_MIN_MS = 20.0     # a search shorter than this is not timed (its rate is mostly overhead)
+# selection=gumbel plans sequential halving over the search's budget: its iteration limit,
+# or its time at the searcher's measured rate; before one is measured, at this rate (low on
+# purpose: a schedule that ends early gives the rest to the chosen action, one cut short
+# chooses among more survivors), and for a search only stop() ends, this many iterations.
+GUMBEL_PLANNING_RATE = 20_000
+GUMBEL_INFINITE_BUDGET = 1_000_000
 
 
 def new_tree(params: SearchParams, determinize: bool, seed: int, n_players: int,
@@ -85,6 +91,14 @@ def continue_turn(tree: TreeSearch, state, seat: int, first: int, limit: int = 2
     after = state.copy()
     after.apply(first)
     return [first] + most_visited_line(tree, after, seat, state.round, limit - 1)[0]
+
+
+def gumbel_first(edges: list, choice) -> list:
+    """`edges` (best first) with the Gumbel root's choice moved to the front: the action a
+    Gumbel search plays, whatever its visits (None: no Gumbel root, `edges` as they are)."""
+    if choice is None:
+        return edges
+    return [e for e in edges if e.action == choice] + [e for e in edges if e.action != choice]
 
 
 class MCTSSearch(BasePlayer):
@@ -148,6 +162,7 @@ class MCTSSearch(BasePlayer):
             tree.set_root(root, seat)
         self._last_seat = seat
         self.last_tree = tree
+        self._start_gumbel(tree, limits)
         self._stop.on_stop(lambda: setattr(tree, "stop_flag", 1))
         start = TreeSearch.clock_ms()
         deadline = start + limits.time_ms if limits.time_ms else 0.0
@@ -182,6 +197,12 @@ class MCTSSearch(BasePlayer):
             node_visits=stats["node_visits"], time_ms=elapsed, stats=stats,
             root_visits=root_visits(tree, root))
 
+    def _start_gumbel(self, tree, limits: SearchLimits) -> None:
+        """selection=gumbel: make the root a Gumbel root planned for this search's budget."""
+        if self.params.selection == "gumbel":
+            budget = iterations_within(limits, self.iterations_per_s or GUMBEL_PLANNING_RATE)
+            tree.gumbel_start(int(budget) if budget is not None else GUMBEL_INFINITE_BUDGET)
+
     def _measure(self, iterations: int, elapsed_ms: float) -> None:
         """Keep the fastest rate seen over a search long enough to time (RATE_MIN_MS)."""
         if elapsed_ms >= RATE_MIN_MS:
@@ -191,5 +212,6 @@ class MCTSSearch(BasePlayer):
     def _candidates(self, tree, root, seat, top_k):
         edges = tree.node_edges(tree.key_for(root)) or []
         edges = sorted((e for e in edges if e.visits > 0),
-                       key=lambda e: (-e.visits, -e.mean_reward(seat), e.action))[:top_k]
+                       key=lambda e: (-e.visits, -e.mean_reward(seat), e.action))
+        edges = gumbel_first(edges, tree.gumbel_choice())[:top_k]
         return [Candidate.from_edge(continue_turn(tree, root, seat, e.action), e) for e in edges]

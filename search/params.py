@@ -19,6 +19,11 @@ from .algorithms import ALGORITHMS
 ROLLOUT_POLICIES = ("heuristic", "uniform")
 REWARDS = ("win", "margin", "dynamic", "adaptive")
 FIRST_PLAYS = ("random", "policy")
+SELECTIONS = ("uct", "puct", "gumbel")
+# policy_weights: this word means 1/n priors from no file ("" is the shipped weights file).
+UNIFORM_PRIORS = "uniform"
+# The selection values under which a search uses priors (and may load policy weights).
+USES_PRIORS = ("puct", "gumbel")
 LEAF_EVALS = ("auto", "heuristic", "value")
 # leaf_eval=auto: the player counts at which the shipped value model was measured to beat
 # full heuristic rollouts (docs/train.md: 2, 3 and 4 players since the weights trained on
@@ -156,6 +161,16 @@ class SearchParams:
                                low=0, low_open=True, high=1000)
     first_play: str = knob("policy", "which untried action a node tries first: policy (the rollout policy's choice, then random) | random",
                            choices=FIRST_PLAYS)
+    selection: str = knob("uct", "how the tree picks an edge: uct (UCB1 on the edge's mean reward and availability) | puct (the mean reward plus prior_c x the policy's prior, AlphaZero-style) | gumbel (PUCT below a root that samples gumbel_k actions by Gumbel-top-k and shares the budget among them by sequential halving: docs/search.md)",
+                          choices=SELECTIONS, pri="Selection")
+    prior_c: float = knob(1.0, "with selection=puct/gumbel: the PUCT constant c of Q + c P sqrt(avail) / (1 + N) (rewards are in [0, 1])",
+                          low=0, high=100, pri="Prior C")
+    policy_weights: str = knob(UNIFORM_PRIORS, "with selection=puct/gumbel: the priors: uniform (1/n, no file) | \"\" = the shipped policy weights | a weights file (.npz)",
+                               pri="Policy Weights")
+    gumbel_k: int = knob(16, "with selection=gumbel: the actions the root samples (Gumbel-top-k; all of them if fewer are legal)",
+                         low=1, high=96, pri="Gumbel K")
+    gumbel_scale: float = knob(1.0, "with selection=gumbel: the scale of the Gumbel noise on the root's log-priors (0 = none: the k most likely actions, deterministic)",
+                               low=0, high=10, pri="Gumbel Scale")
     decision_share: float = knob(0.5, "a turn's budget: 0 = one search, its line played | x = a search at each decision with x of what is left (search/timeman.py)",
                                  low=0, high=1, pri="Decision Share")
     reuse_tree: bool = knob(True, "a search from a position the last search's tree holds goes on with that subtree")

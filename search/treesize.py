@@ -44,7 +44,8 @@ def tree_mb(params: SearchParams, limits: SearchLimits, iterations_per_s: float 
     iterations = iterations_within(limits, iterations_per_s)
     if iterations is None:
         return min(cap, AUTO_INFINITE_MB)
-    wanted = -(-int(AUTO_ROOM * iterations * TreeSearch.bytes_per_node()) // (1 << 20))
+    per_node = TreeSearch.bytes_per_node(params.selection != "uct")      # puct/gumbel: with priors
+    wanted = -(-int(AUTO_ROOM * iterations * per_node) // (1 << 20))
     return max(1, min(cap, max(AUTO_FLOOR_MB, wanted)))
 
 

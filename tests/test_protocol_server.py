@@ -30,7 +30,8 @@ def test_handshake_lists_every_option_then_priok():
     assert lines[-1] == "priok"
     names = [re.match(r"option name (.+?) type", l).group(1) for l in lines if l.startswith("option")]
     assert names == ["Algorithm", "Threads", "Hash", "MultiPV", "Seed", "Exploration",
-                     "Rollout Policy", "Rollout Turns", "Leaf Eval", "Value Weights", "Decision Share",
+                     "Rollout Policy", "Rollout Turns", "Leaf Eval", "Value Weights", "Selection", "Prior C",
+                     "Policy Weights", "Gumbel K", "Gumbel Scale", "Decision Share",
                      "Move Overhead"]
 
 

@@ -12,6 +12,11 @@
 < option name Rollout Turns type spin default -1 min -1 max 1000
 < option name Leaf Eval type combo default auto var auto var heuristic var value
 < option name Value Weights type string default <empty>
+< option name Selection type combo default uct var uct var puct var gumbel
+< option name Prior C type string default 1.0
+< option name Policy Weights type string default uniform
+< option name Gumbel K type spin default 16 min 1 max 96
+< option name Gumbel Scale type string default 1.0
 < option name Decision Share type string default 0.5
 < option name Move Overhead type spin default 30 min 0 max 10000
 < priok
@@ -21,6 +26,6 @@
 > setoption name Threads value zero
 < info string error: option Threads: expected a whole number, got 'zero'
 > setoption name Colour value red
-< info string error: unknown option 'Colour' (options: Algorithm, Threads, Hash, MultiPV, Seed, Exploration, Rollout Policy, Rollout Turns, Leaf Eval, Value Weights, Decision Share, Move Overhead)
+< info string error: unknown option 'Colour' (options: Algorithm, Threads, Hash, MultiPV, Seed, Exploration, Rollout Policy, Rollout Turns, Leaf Eval, Value Weights, Selection, Prior C, Policy Weights, Gumbel K, Gumbel Scale, Decision Share, Move Overhead)
 > isready
 < readyok
