@@ -1,5 +1,6 @@
-"""Learning the value model from self-play (`palais train`, docs/train.md): games, a fit, a
-match against the current weights, and a training curve.
+"""Learning the value model and the policy head from self-play (`palais train`,
+docs/train.md): games, a fit of each, a match of each against what it would replace, and a
+training curve (the policy's fit itself is search/policy_fit.py).
 
 A run lives in one folder:
   run.json       the options that fix the games (seed, players, iterations, positions per
@@ -41,6 +42,7 @@ from .params import PRESETS, SearchLimits, SearchParams
 from .factory import make_player
 from .selfplay import play_game
 from .stats import elo_of, wilson
+from .policy import save_policy_weights
 from .policy_fit import POLICY_ROW, VisitRecorder
 from .value import ARRAY_NAMES, MAX_HIDDEN, numpy_values, save_weights
 
@@ -398,6 +400,34 @@ def match(new_weights: str, current: str, deals: int, players: int, iterations: 
     learned = PRESETS["learned"]
     new = {**learned, "value_weights": str(new_weights)}
     old = {**learned, "leaf_eval": "heuristic"} if current == "heuristic" else {**learned, "value_weights": str(current)}
+    return play_match(new, old, deals, players, iterations, seed, progress, backend, concurrency, ray_address)
+
+
+def policy_opponent(current: str) -> dict:
+    """The search the policy candidate must beat: "uniform" the same PUCT search with 1/n
+    priors, "uct" the default search (UCB1, no priors), or PUCT with the weights file
+    `current` ("" = the shipped one)."""
+    if current == "uct":
+        return {}
+    return {"selection": "puct", "policy_weights": current}
+
+
+def policy_match(candidate: str, current: str, deals: int, players: int, iterations: int,
+                 seed: int, progress=None, backend: str = "local", concurrency: int = 1,
+                 ray_address: str | None = None) -> Match:
+    """The default search with PUCT on the candidate policy (selection=puct,
+    policy_weights=candidate) in one seat against policy_opponent(current) in the others,
+    each deal once per seat, as the value's match."""
+    new = {"selection": "puct", "policy_weights": str(candidate)}
+    return play_match(new, policy_opponent(current), deals, players, iterations, seed, progress,
+                      backend, concurrency, ray_address)
+
+
+def play_match(new: dict, old: dict, deals: int, players: int, iterations: int, seed: int,
+               progress=None, backend: str = "local", concurrency: int = 1,
+               ray_address: str | None = None) -> Match:
+    """The params `new` in one seat against `old` in the others over `deals` deals, each once
+    per seat, at `iterations` per search; the games run `concurrency` at once on `backend`."""
     tasks = [(d * players + a_seat, new, old, seed * 7919 + d, a_seat, players, iterations)
              for d in range(deals) for a_seat in range(players)]
     returns = {}
@@ -419,6 +449,14 @@ def write_fit(folder: Path, arrays: dict, curve: list) -> Path:
     save_weights(path, arrays)
     write_text_atomic(Path(folder) / "curve.json", json.dumps(curve, indent=1) + "\n")
     return path
+
+
+def write_policy_fit(folder: Path, arrays: dict, curve: list) -> tuple[Path, str]:
+    """The policy candidate and its curve beside the value's; (path, digest)."""
+    path = Path(folder) / "policy-candidate.npz"
+    digest = save_policy_weights(path, arrays)
+    write_text_atomic(Path(folder) / "policy-curve.json", json.dumps(curve, indent=1) + "\n")
+    return path, digest
 
 
 def plot_curve(curve: list, path: str) -> None:

@@ -7,13 +7,15 @@ import json
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 
 from engine.errors import PalaisError
 from engine.rng import Rng
 from engine.state import State
+from play.cli import main as palais
 from search.mcts import MCTSSearch
 from search.params import SearchLimits, SearchParams
-from search.policy import ARRAY_NAMES, PolicyModel, save_policy_weights
+from search.policy import ARRAY_NAMES, PolicyModel, load_policy_model, save_policy_weights
 from search.policy_fit import (POLICY_ROW, PolicyFitOptions, cross_entropy, fit_policy, forward,
                                initial_policy, policy_gradients, policy_row, unpack)
 from search.train import GameOptions, RunFolder, generate, policy_training_rows
@@ -154,3 +156,50 @@ def test_the_policy_gradients_are_those_of_the_loss(tmp_path):
         down[name][at] -= step
         numeric = (cross_entropy(up, data) - cross_entropy(down, data)) / (2 * step)
         assert grads[name][at] == pytest.approx(numeric, rel=1e-3, abs=1e-7), name
+
+
+# ---- `palais train` trains both heads ---------------------------------------------------
+
+def test_palais_train_fits_the_policy_and_gates_it_with_a_puct_match(tmp_path):
+    args = ["train", str(tmp_path / "run"), "--games", "3", "--iterations", "10", "--positions", "2",
+            "--epochs", "2", "--hidden", "6,4", "--policy-hidden", "8", "--eval-deals", "1",
+            "--eval-iterations", "10", "--current", "heuristic", "--out", str(tmp_path / "kept.npz"),
+            "--policy-out", str(tmp_path / "policy-kept.npz")]
+    result = CliRunner().invoke(palais, args)
+    assert result.exit_code == 0, result.output
+    assert "6 policy rows; policy weights of epoch" in result.output
+    candidate = load_policy_model(str(tmp_path / "run" / "policy-candidate.npz"))
+    assert f"({candidate.digest})" in result.output
+    assert len(json.loads((tmp_path / "run" / "policy-curve.json").read_text())) == 2
+    assert "policy: PUCT on the candidate score" in result.output
+    kept = any(line.startswith("policy kept: ") for line in result.output.splitlines())
+    assert kept or "policy not kept: it did not beat uniform" in result.output
+    assert (tmp_path / "policy-kept.npz").exists() == kept
+    if kept:
+        assert load_policy_model(str(tmp_path / "policy-kept.npz")).digest == candidate.digest
+    # the same options again: the same candidate, bit for bit
+    again = CliRunner().invoke(palais, args[:2] + ["--games", "3", "--iterations", "10", "--positions", "2",
+                                                   "--epochs", "2", "--hidden", "6,4", "--policy-hidden", "8",
+                                                   "--eval-deals", "0"])
+    assert again.exit_code == 0 and f"({candidate.digest})" in again.output
+
+
+def test_the_policy_match_plays_puct_on_the_candidate_against_the_search_without_it(tmp_path, monkeypatch):
+    import search.train as train
+    seen = []
+    monkeypatch.setattr(train, "play_match", lambda new, old, *rest, **kw: seen.append((new, old)))
+    for current, old in [("uniform", {"selection": "puct", "policy_weights": "uniform"}), ("uct", {}),
+                         ("p.npz", {"selection": "puct", "policy_weights": "p.npz"})]:
+        train.policy_match("cand.npz", current, 1, 2, 10, 1)
+        assert seen[-1] == ({"selection": "puct", "policy_weights": "cand.npz"}, old)
+
+
+@pytest.mark.parametrize("extra, why", [
+    (["--policy-current", "/no/such/policy.npz"], "no such policy weights file"),
+    (["--policy-hidden", "0"], "--policy-hidden"),
+    (["--policy-learning-rate", "0"], "--policy-learning-rate"),
+])
+def test_palais_train_refuses_bad_policy_options(tmp_path, extra, why):
+    result = CliRunner().invoke(palais, ["train", str(tmp_path / "run"), "--games", "1"] + extra)
+    assert result.exit_code != 0 and why in result.output
+    assert not (tmp_path / "run" / "games.jsonl").exists()
