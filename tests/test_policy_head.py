@@ -214,3 +214,31 @@ def test_the_constructor_refuses_wrong_shapes_itself():
 def test_ns_per_priors_is_a_positive_time():
     state = decisions(4, 1, count=1)[0]
     assert model_of(random_weights()).ns_per_priors(state, 50) > 0
+
+
+# ---- the head in the tree (selection=puct, search/priors.py) ------------------------------
+
+def puct_search(policy_weights, n=3, iterations=400):
+    from search.mcts import MCTSSearch
+    from search.params import SearchLimits, SearchParams
+    state = decisions(n, 6, every=7, count=4)[-1]
+    result = MCTSSearch(SearchParams(seed=2, selection="puct", policy_weights=policy_weights)).search(
+        state, limits=SearchLimits(iterations=iterations))
+    return result.root_visits
+
+
+def test_a_puct_search_reads_the_learned_priors(tmp_path):
+    path = tmp_path / "p.npz"
+    save_policy_weights(path, random_weights(4, scale=1.0))
+    learned = puct_search(str(path))
+    assert learned == puct_search(str(path))                 # deterministic
+    assert learned != puct_search("uniform")
+    save_policy_weights(tmp_path / "zero.npz", uniform_arrays(8))
+    assert puct_search(str(tmp_path / "zero.npz")) == puct_search("uniform")   # equal priors: the same tree
+
+
+def test_a_puct_search_with_a_bad_policy_file_is_one_line_naming_it(tmp_path):
+    path = tmp_path / "bad.npz"
+    path.write_bytes(b"not a zip")
+    with pytest.raises(PalaisError, match=f"policy weights {path}: not a numpy .npz file"):
+        puct_search(str(path))
