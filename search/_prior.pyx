@@ -171,24 +171,18 @@ def follow_value_kernel():
 cdef void hidden_layer(const PolicyNet* net, const GameState* s, float* h) noexcept nogil:
     """h = ReLU(W1 x + b1) for x the mover's observation; the bias alone (ReLU'd) when `s`
     is another observer's view (the mover's observation is not in it)."""
-    cdef SparseFeatures* f = <SparseFeatures*>malloc(sizeof(SparseFeatures))
-    cdef int* idx
-    cdef float* val
+    cdef SparseFeatures f                 # on the stack, as the value's (search/_value.pyx)
+    cdef int idx[FEATURE_SIZE]
+    cdef float val[FEATURE_SIZE]
     cdef int j, m, p = s.to_move
     memcpy(h, net.b1, net.hidden * sizeof(float))
-    if f != NULL and 0 <= p < s.n_players and sparse_features(s, p, f) > 0:
+    if 0 <= p < s.n_players and sparse_features(s, p, &f) > 0:
         if KERNEL == KERNEL_AVX2:
             pv_add_rows_avx2(h, net.hidden, net.w1, f.shared_idx, f.shared_val, f.n_shared)
             pv_add_rows_avx2(h, net.hidden, net.w1, f.own_idx[p], f.own_val[p], f.n_own[p])
-        else:
-            idx = <int*>malloc(FEATURE_SIZE * sizeof(int))
-            val = <float*>malloc(FEATURE_SIZE * sizeof(float))
-            if idx != NULL and val != NULL:
-                m = merge_features(f, p, idx, val)
-                pv_add_rows_portable(h, net.hidden, net.w1, idx, val, m)
-            free(idx)
-            free(val)
-    free(f)
+        else:                             # ascending index order from the bias, as the value's
+            m = merge_features(&f, p, idx, val)
+            pv_add_rows_portable(h, net.hidden, net.w1, idx, val, m)
     for j in range(net.hidden):
         if h[j] < 0.0:
             h[j] = 0.0
@@ -218,6 +212,9 @@ cdef void policy_priors(const PolicyNet* net, const GameState* s, const int* buf
     cdef float top
     cdef double total = 0.0, e
     if n <= 0:
+        return
+    if n == 1:                                            # nothing to weigh
+        out[0] = 1.0
         return
     if net == NULL or net.hidden <= 0 or n > LEGAL_BUF:
         for i in range(n):
