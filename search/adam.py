@@ -5,7 +5,21 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.errors import PalaisError
+
 BETA1, BETA2, EPS = 0.9, 0.999, 1e-8
+
+
+def check_settings(epochs: int, batch: int, learning_rate: float, weight_decay: float) -> None:
+    """PalaisError naming the first of a fit's optimiser settings out of its range."""
+    if not 1 <= epochs <= 10_000:
+        raise PalaisError(f"epochs: {epochs} is outside 1..10000")
+    if not 1 <= batch <= 65536:
+        raise PalaisError(f"batch: {batch} is outside 1..65536")
+    if not 0 < learning_rate <= 1:
+        raise PalaisError(f"learning rate: {learning_rate} is outside (0, 1]")
+    if not 0 <= weight_decay <= 1:
+        raise PalaisError(f"weight decay: {weight_decay} is outside 0..1")
 
 
 class Adam:

@@ -26,7 +26,8 @@ from engine.features import FEATURE_SIZE
 
 from ._prior import ACTION_ENTRIES, N_ACTION_FEATURES, PolicyModel, follow_value_kernel, training_inputs
 from .kernel import kernel_name
-from .weights_file import digest_of, load_once, npz_arrays, npz_bytes
+from .weights_file import (check_names_and_types, check_shapes_and_values, digest_of, load_once,
+                           npz_arrays, npz_bytes)
 
 SHIPPED_POLICY = Path(__file__).resolve().parent / "data" / "policy.npz"
 MAX_HIDDEN = 256                       # search/_value.pxd's MAX_HIDDEN
@@ -49,12 +50,7 @@ def expected_shapes(hidden: int) -> dict:
 
 def check_arrays(arrays: dict, label: str) -> dict:
     """`arrays` if they are a policy head's weights, else PalaisError("label: why")."""
-    names = sorted(arrays)
-    if names != sorted(ARRAY_NAMES):
-        raise PalaisError(f"{label}: expected the arrays {', '.join(ARRAY_NAMES)}, found {', '.join(names) or 'none'}")
-    for name in ARRAY_NAMES:
-        if arrays[name].dtype != np.float32:
-            raise PalaisError(f"{label}: array {name} is {arrays[name].dtype}, expected float32")
+    check_names_and_types(arrays, ARRAY_NAMES, label)
     if arrays["b1"].ndim != 1:
         raise PalaisError(f"{label}: b1 must be a vector")
     hidden = arrays["b1"].shape[0]
@@ -63,11 +59,7 @@ def check_arrays(arrays: dict, label: str) -> dict:
     if arrays["c"].ndim == 1 and arrays["c"].shape[0] != N_ACTION_FEATURES:
         raise PalaisError(f"{label}: {arrays['c'].shape[0]} action features, this engine has "
                           f"{N_ACTION_FEATURES} (weights for another version of the table)")
-    for name, shape in expected_shapes(hidden).items():
-        if arrays[name].shape != shape:
-            raise PalaisError(f"{label}: array {name} has shape {arrays[name].shape}, expected {shape}")
-        if not np.all(np.isfinite(arrays[name])):
-            raise PalaisError(f"{label}: array {name} holds a value that is not finite")
+    check_shapes_and_values(arrays, expected_shapes(hidden), label)
     return arrays
 
 

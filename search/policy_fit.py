@@ -19,7 +19,7 @@ from engine.errors import PalaisError
 from engine.features import FEATURE_SIZE
 
 from ._prior import ACTION_ENTRIES, N_ACTION_FEATURES, training_inputs
-from .adam import Adam
+from .adam import Adam, check_settings
 from .policy import ARRAY_NAMES, MAX_HIDDEN, expected_shapes
 
 SLOTS = 40                      # the most legal actions of a decision (37: 36 recruits and END)
@@ -119,14 +119,7 @@ class PolicyFitOptions:
     def check(self) -> "PolicyFitOptions":
         if not 1 <= self.hidden <= MAX_HIDDEN:
             raise PalaisError(f"policy hidden: {self.hidden} is outside 1..{MAX_HIDDEN}")
-        if not 1 <= self.epochs <= 10_000:
-            raise PalaisError(f"epochs: {self.epochs} is outside 1..10000")
-        if not 1 <= self.batch <= 65536:
-            raise PalaisError(f"batch: {self.batch} is outside 1..65536")
-        if not 0 < self.learning_rate <= 1:
-            raise PalaisError(f"learning rate: {self.learning_rate} is outside (0, 1]")
-        if not 0 <= self.weight_decay <= 1:
-            raise PalaisError(f"weight decay: {self.weight_decay} is outside 0..1")
+        check_settings(self.epochs, self.batch, self.learning_rate, self.weight_decay)
         return self
 
 

@@ -37,7 +37,7 @@ from engine.errors import PalaisError
 from engine.features import FEATURE_SIZE, observation
 from jobs.backends import open_backend
 
-from .adam import Adam
+from .adam import Adam, check_settings
 from .params import PRESETS, SearchLimits, SearchParams
 from .factory import make_player
 from .selfplay import play_game
@@ -288,14 +288,7 @@ class FitOptions:
     def check(self) -> "FitOptions":
         if len(self.hidden) != 2 or not all(1 <= h <= MAX_HIDDEN for h in self.hidden):
             raise PalaisError(f"hidden: expected two layer sizes in 1..{MAX_HIDDEN}, got {self.hidden}")
-        if not 1 <= self.epochs <= 10_000:
-            raise PalaisError(f"epochs: {self.epochs} is outside 1..10000")
-        if not 1 <= self.batch <= 65536:
-            raise PalaisError(f"batch: {self.batch} is outside 1..65536")
-        if not 0 < self.learning_rate <= 1:
-            raise PalaisError(f"learning rate: {self.learning_rate} is outside (0, 1]")
-        if not 0 <= self.weight_decay <= 1:
-            raise PalaisError(f"weight decay: {self.weight_decay} is outside 0..1")
+        check_settings(self.epochs, self.batch, self.learning_rate, self.weight_decay)
         return self
 
 

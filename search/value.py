@@ -22,7 +22,7 @@ from engine.features import FEATURE_SIZE
 
 from ._value import ValueModel
 from .kernel import kernel_name
-from .weights_file import digest_of, load_once, npz_arrays
+from .weights_file import check_names_and_types, check_shapes_and_values, digest_of, load_once, npz_arrays
 from .weights_file import npz_bytes as weights_npz_bytes
 
 SHIPPED_WEIGHTS = Path(__file__).resolve().parent / "data" / "value.npz"
@@ -45,23 +45,14 @@ def expected_shapes(h1: int, h2: int) -> dict:
 
 def check_arrays(arrays: dict, label: str) -> dict:
     """`arrays` if they are a value model's weights, else PalaisError("label: why")."""
-    names = sorted(arrays)
-    if names != sorted(ARRAY_NAMES):
-        raise PalaisError(f"{label}: expected the arrays {', '.join(ARRAY_NAMES)}, found {', '.join(names) or 'none'}")
-    for name in ARRAY_NAMES:
-        if arrays[name].dtype != np.float32:
-            raise PalaisError(f"{label}: array {name} is {arrays[name].dtype}, expected float32")
+    check_names_and_types(arrays, ARRAY_NAMES, label)
     b1, b2 = arrays["b1"], arrays["b2"]
     if b1.ndim != 1 or b2.ndim != 1:
         raise PalaisError(f"{label}: b1 and b2 must be vectors")
     h1, h2 = b1.shape[0], b2.shape[0]
     if not (1 <= h1 <= MAX_HIDDEN and 1 <= h2 <= MAX_HIDDEN):
         raise PalaisError(f"{label}: hidden layers of {h1} and {h2} units; each must be 1..{MAX_HIDDEN}")
-    for name, shape in expected_shapes(h1, h2).items():
-        if arrays[name].shape != shape:
-            raise PalaisError(f"{label}: array {name} has shape {arrays[name].shape}, expected {shape}")
-        if not np.all(np.isfinite(arrays[name])):
-            raise PalaisError(f"{label}: array {name} holds a value that is not finite")
+    check_shapes_and_values(arrays, expected_shapes(h1, h2), label)
     return arrays
 
 

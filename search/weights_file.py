@@ -27,6 +27,25 @@ def digest_of(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()[:DIGEST_CHARS]
 
 
+def check_names_and_types(arrays: dict, names, label: str) -> None:
+    """PalaisError("label: why") unless `arrays` holds exactly `names`, each float32."""
+    found = sorted(arrays)
+    if found != sorted(names):
+        raise PalaisError(f"{label}: expected the arrays {', '.join(names)}, found {', '.join(found) or 'none'}")
+    for name in names:
+        if arrays[name].dtype != np.float32:
+            raise PalaisError(f"{label}: array {name} is {arrays[name].dtype}, expected float32")
+
+
+def check_shapes_and_values(arrays: dict, shapes: dict, label: str) -> None:
+    """PalaisError("label: why") unless each arrays[name] has shapes[name] and is finite."""
+    for name, shape in shapes.items():
+        if arrays[name].shape != shape:
+            raise PalaisError(f"{label}: array {name} has shape {arrays[name].shape}, expected {shape}")
+        if not np.all(np.isfinite(arrays[name])):
+            raise PalaisError(f"{label}: array {name} holds a value that is not finite")
+
+
 def npz_arrays(data: bytes, label: str, max_unpacked: int) -> dict:
     """{name: array} of a .npz file's bytes, unchecked beyond being one; PalaisError("label:
     why") if it is not a zip, unpacks to more than `max_unpacked` bytes, or holds anything
