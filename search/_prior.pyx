@@ -204,13 +204,19 @@ cdef inline float action_logit(const PolicyNet* net, const GameState* s, int act
     return logit
 
 
+# The least prior a legal action gets: the softmax of extreme logits would give some 0 (an
+# action PUCT then never tries); search/policy.py's softmax floors the same way.
+cdef double PRIOR_FLOOR = 1e-6
+
+
 cdef void policy_priors(const PolicyNet* net, const GameState* s, const int* buf, int n,
                         float* out) noexcept nogil:
     cdef float h[MAX_HIDDEN]
     cdef float logits[LEGAL_BUF]
+    cdef double p[LEGAL_BUF]
     cdef int i
     cdef float top
-    cdef double total = 0.0, e
+    cdef double total = 0.0, floored = 0.0
     if n <= 0:
         return
     if n == 1:                                            # nothing to weigh
@@ -226,11 +232,15 @@ cdef void policy_priors(const PolicyNet* net, const GameState* s, const int* buf
         if i == 0 or logits[i] > top:
             top = logits[i]
     for i in range(n):
-        e = exp(<double>(logits[i] - top))
-        out[i] = <float>e
-        total += e
+        p[i] = exp(<double>(logits[i] - top))
+        total += p[i]
+    for i in range(n):                    # the softmax, no legal action below PRIOR_FLOOR
+        p[i] = p[i] / total
+        if p[i] < PRIOR_FLOOR:
+            p[i] = PRIOR_FLOOR
+        floored += p[i]
     for i in range(n):
-        out[i] = <float>(out[i] / total)
+        out[i] = <float>(p[i] / floored)
 
 
 # ---- Python --------------------------------------------------------------------------------

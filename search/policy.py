@@ -11,7 +11,8 @@ of the file's bytes (search/weights_file.py, as the value model's).
 
 The policy: h = ReLU(x W1 + b1) for x the mover's observation; for each legal action a with
 sparse features (idx_j, val_j), logit(a) = sum_j val_j (c[idx_j] + u[idx_j] . h); the priors
-are the softmax of the logits over the legal actions.
+are the softmax of the logits over the legal actions, each floored at PRIOR_FLOOR (1e-6) and
+renormalised, so that no legal action has a prior of 0.
 """
 
 from __future__ import annotations
@@ -107,8 +108,13 @@ def numpy_logits(arrays: dict, x: np.ndarray, features: np.ndarray) -> np.ndarra
     return features @ arrays["c"] + (features @ arrays["u"]) @ h
 
 
+PRIOR_FLOOR = 1e-6                     # search/_prior.pyx's: no legal action's prior is 0
+
+
 def softmax(logits: np.ndarray) -> np.ndarray:
+    """The priors of `logits` as the C head makes them: a softmax, floored at PRIOR_FLOOR."""
     z = np.exp(logits.astype(np.float64) - logits.max())
+    z = np.maximum(z / z.sum(), PRIOR_FLOOR)
     return z / z.sum()
 
 

@@ -66,9 +66,9 @@ def test_priors_are_a_distribution_over_the_legal_actions_only(n):
         part = legal[::-1][:max(1, len(legal) // 2)]
         sub = model.priors(state, part)
         assert sum(sub) == pytest.approx(1.0, abs=1e-5)
-        whole = dict(zip(legal, priors))
-        ratio = [sub[i] / whole[a] for i, a in enumerate(part)]
-        assert np.allclose(ratio, ratio[0], rtol=1e-4)
+        whole = dict(zip(legal, priors))      # the same logits: the same ratios (where not floored)
+        ratio = [sub[i] / whole[a] for i, a in enumerate(part) if min(sub[i], whole[a]) > 1e-4]
+        assert not ratio or np.allclose(ratio, ratio[0], rtol=1e-4)
 
 
 def test_an_illegal_or_bad_action_is_refused_clearly():
@@ -242,3 +242,34 @@ def test_a_puct_search_with_a_bad_policy_file_is_one_line_naming_it(tmp_path):
     path.write_bytes(b"not a zip")
     with pytest.raises(PalaisError, match=f"policy weights {path}: not a numpy .npz file"):
         puct_search(str(path))
+
+
+def test_no_legal_action_gets_a_prior_of_zero_even_from_extreme_weights():
+    model = model_of(random_weights(7, scale=200.0))
+    floored = 0
+    for n in (2, 4):
+        for state in decisions(n, 30 + n):
+            priors = model.priors(state)
+            assert min(priors) > 0 and sum(priors) == pytest.approx(1.0, abs=1e-5)
+            floored += min(priors) < 1e-5
+    assert floored                       # the softmax alone would have given some a 0
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_the_tree_stores_the_heads_priors_for_a_nodes_legal_actions(tmp_path, n):
+    from search.mcts import MCTSSearch
+    from search.params import SearchLimits, SearchParams
+    path = tmp_path / "p.npz"
+    save_policy_weights(path, random_weights(11, scale=1.0))
+    model = load_policy_model(str(path))
+    for state in decisions(n, 40 + n, every=11, count=6):
+        if len(state.legal_actions()) < 2:
+            continue
+        view = state.view(state.to_move)
+        searcher = MCTSSearch(SearchParams(seed=1, selection="puct", policy_weights=str(path)))
+        searcher.search(view, limits=SearchLimits(iterations=50))
+        tree = searcher.last_tree
+        stored = tree.priors_of(tree.key_for(view))
+        assert [e.action for e in tree.node_edges(tree.key_for(view))] == view.legal_actions()
+        assert np.allclose(stored, model.priors(view), rtol=0, atol=1e-6)
+        assert sum(stored) == pytest.approx(1.0, abs=1e-5) and min(stored) > 0
