@@ -20,7 +20,7 @@ from engine.features import FEATURE_SIZE
 
 from ._prior import ACTION_ENTRIES, N_ACTION_FEATURES, training_inputs
 from .adam import Adam, check_settings
-from .policy import ARRAY_NAMES, MAX_HIDDEN, expected_shapes
+from .policy import ARRAY_NAMES, MAX_HIDDEN, dense_action_features, expected_shapes
 
 SLOTS = 40                      # the most legal actions of a decision (37: 36 recruits and END)
 SLOT = 2 + 2 * ACTION_ENTRIES
@@ -71,21 +71,38 @@ class VisitRecorder:
 @dataclass
 class PolicyData:
     """Rows unpacked for the fit: observations, and the legal (row, action) pairs in row order
-    with their feature rows, targets, and where each row's pairs start."""
+    with their sparse features, targets, and where each row's pairs start. The dense feature
+    rows (pairs x ACTION_FEATURES) are made only for a batch (take), not for every row."""
     x: np.ndarray            # (rows, FEATURE_SIZE)
-    features: np.ndarray     # (pairs, ACTION_FEATURES)
+    idx: np.ndarray          # (pairs, ACTION_ENTRIES) feature indices
+    val: np.ndarray          # (pairs, ACTION_ENTRIES) their values (0: unused)
     targets: np.ndarray      # (pairs,)
     starts: np.ndarray       # (rows + 1,): row r's pairs are starts[r]:starts[r+1]
+    features: np.ndarray | None = None   # (pairs, ACTION_FEATURES), in a batch
 
     def __len__(self):
         return len(self.x)
 
+    def dense(self) -> np.ndarray:
+        return self.features if self.features is not None else dense_action_features(self.idx, self.val)
+
     def take(self, rows: np.ndarray) -> "PolicyData":
+        """The rows `rows`, with their dense feature rows (a batch)."""
+        return self.subset(rows, dense=True)
+
+    def subset(self, rows: np.ndarray, dense: bool = False) -> "PolicyData":
+        """The rows `rows`, sparse as unpack gives them unless `dense`."""
         pairs = np.concatenate([np.arange(self.starts[r], self.starts[r + 1]) for r in rows]) \
             if len(rows) else np.zeros(0, int)
         counts = self.starts[rows + 1] - self.starts[rows]
-        return PolicyData(self.x[rows], self.features[pairs], self.targets[pairs],
-                          np.concatenate([[0], np.cumsum(counts)]))
+        idx, val = self.idx[pairs], self.val[pairs]
+        return PolicyData(self.x[rows], idx, val, self.targets[pairs], np.concatenate([[0], np.cumsum(counts)]),
+                          dense_action_features(idx, val) if dense else None)
+
+    def chunks(self, size: int = 4096):
+        """The data in batches of `size` rows, in order (to measure a loss in bounded memory)."""
+        for start in range(0, len(self), size):
+            yield self.take(np.arange(start, min(start + size, len(self))))
 
 
 def unpack(rows: np.ndarray) -> PolicyData:
@@ -97,13 +114,11 @@ def unpack(rows: np.ndarray) -> PolicyData:
     slots = rows[:, FEATURE_SIZE + 1:].reshape(len(rows), SLOTS, SLOT)
     used = np.arange(SLOTS)[None, :] < n[:, None]
     pairs = slots[used]
-    idx = pairs[:, 2:2 + ACTION_ENTRIES].astype(int)
+    idx = pairs[:, 2:2 + ACTION_ENTRIES].astype(np.int32)
     if len(pairs) and (idx.min() < 0 or idx.max() >= N_ACTION_FEATURES):
         raise PalaisError("policy rows damaged: an action feature outside the table")
-    features = np.zeros((len(pairs), N_ACTION_FEATURES), np.float32)
-    np.add.at(features, (np.repeat(np.arange(len(pairs)), ACTION_ENTRIES), idx.reshape(-1)),
-              pairs[:, 2 + ACTION_ENTRIES:].reshape(-1))
-    return PolicyData(np.ascontiguousarray(rows[:, :FEATURE_SIZE]), features,
+    return PolicyData(np.ascontiguousarray(rows[:, :FEATURE_SIZE]), idx,
+                      np.ascontiguousarray(pairs[:, 2 + ACTION_ENTRIES:]),
                       pairs[:, 1].astype(np.float32), np.concatenate([[0], np.cumsum(n)]))
 
 
@@ -136,9 +151,10 @@ def forward(w: dict, data: PolicyData):
     """(z1, h, action embeddings A u, row of each pair, segment starts, priors) of a batch."""
     z1 = data.x @ w["w1"] + w["b1"]
     h = np.maximum(z1, 0)
-    au = data.features @ w["u"]
+    features = data.dense()
+    au = features @ w["u"]
     row = np.repeat(np.arange(len(data)), np.diff(data.starts))
-    logits = data.features @ w["c"] + np.einsum("ij,ij->i", au, h[row])
+    logits = features @ w["c"] + np.einsum("ij,ij->i", au, h[row])
     heads = data.starts[:-1]
     top = np.maximum.reduceat(logits, heads)
     e = np.exp((logits - top[row]).astype(np.float64))
@@ -150,8 +166,11 @@ def cross_entropy(w: dict, data: PolicyData) -> float:
     """Mean over rows of -sum_a target(a) log prior(a)."""
     if len(data) == 0:
         return float("nan")
-    priors = forward(w, data)[-1]
-    return float(-(data.targets * np.log(np.maximum(priors, 1e-12))).sum() / len(data))
+    total = 0.0
+    for part in data.chunks():
+        priors = forward(w, part)[-1]
+        total += float(-(part.targets * np.log(np.maximum(priors, 1e-12))).sum())
+    return total / len(data)
 
 
 def policy_gradients(w: dict, data: PolicyData) -> dict:
@@ -159,8 +178,9 @@ def policy_gradients(w: dict, data: PolicyData) -> dict:
     z1, h, au, row, heads, priors = forward(w, data)
     g = ((priors - data.targets) / len(data)).astype(np.float32)
     dh = np.add.reduceat(g[:, None] * au, heads, axis=0) * (z1 > 0)
-    return {"w1": data.x.T @ dh, "b1": dh.sum(axis=0), "u": data.features.T @ (g[:, None] * h[row]),
-            "c": data.features.T @ g}
+    features = data.dense()
+    return {"w1": data.x.T @ dh, "b1": dh.sum(axis=0), "u": features.T @ (g[:, None] * h[row]),
+            "c": features.T @ g}
 
 
 def fit_policy(data: PolicyData, games: np.ndarray, options: PolicyFitOptions, progress=None):
@@ -176,7 +196,7 @@ def fit_policy(data: PolicyData, games: np.ndarray, options: PolicyFitOptions, p
     held = games % VALIDATION_EVERY == VALIDATION_EVERY - 1
     if held.all() or not held.any():
         held = np.zeros(len(data), bool)
-    train, validation = data.take(np.flatnonzero(~held)), data.take(np.flatnonzero(held))
+    train, validation = data.subset(np.flatnonzero(~held)), data.subset(np.flatnonzero(held))
     w = initial_policy(options.hidden, rng)
     adam = Adam(w, options.learning_rate, options.weight_decay, ("w1", "u"))
     curve, best, best_loss = [], None, None

@@ -20,10 +20,10 @@ from search.policy_fit import (POLICY_ROW, PolicyFitOptions, cross_entropy, fit_
                                initial_policy, policy_gradients, policy_row, unpack)
 from search.train import GameOptions, RunFolder, generate, policy_training_rows
 
-TINY = GameOptions(seed=4, players=2, iterations=20, positions=3)
+TINY = GameOptions(seed=4, players=2, iterations=12, positions=3)
 
 
-def tiny_policy(folder, seed=4, games=4, options=TINY):
+def tiny_policy(folder, seed=4, games=3, options=TINY):
     run = RunFolder(folder, GameOptions(**{**options.__dict__, "seed": seed}))
     generate(run, games)
     rows, games_of = run.policy_rows()
@@ -144,7 +144,7 @@ def test_the_policy_gradients_are_those_of_the_loss(tmp_path):
     w = {k: (v + rng.standard_normal(v.shape).astype(np.float32) * 0.2).astype(np.float64)
          for k, v in initial_policy(5, rng).items()}
     data.x = data.x.astype(np.float64)
-    data.features = data.features.astype(np.float64)
+    data.features = data.dense().astype(np.float64)
     grads = policy_gradients(w, data)
     for name, at in [("c", (0,)), ("c", (180,)), ("u", (0, 1)), ("b1", (2,)), ("w1", (0, 3))]:
         if name == "w1":
