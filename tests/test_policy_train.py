@@ -203,3 +203,15 @@ def test_palais_train_refuses_bad_policy_options(tmp_path, extra, why):
     result = CliRunner().invoke(palais, ["train", str(tmp_path / "run"), "--games", "1"] + extra)
     assert result.exit_code != 0 and why in result.output
     assert not (tmp_path / "run" / "games.jsonl").exists()
+
+
+@pytest.mark.parametrize("policy_rows", [-1, "3", True, 3.0, None])
+def test_a_game_line_with_a_bad_policy_row_count_is_refused(tmp_path, policy_rows):
+    run = RunFolder(tmp_path, TINY)
+    generate(run, 1)
+    index = tmp_path / "games.jsonl"
+    game = json.loads(index.read_text())
+    game["policy_rows"] = policy_rows
+    index.write_text(json.dumps(game) + "\n" + json.dumps({**game, "index": 1}) + "\n")
+    with pytest.raises(PalaisError, match="games.jsonl, line 1: not a game line of this run"):
+        RunFolder(tmp_path, TINY)
