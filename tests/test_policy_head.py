@@ -107,6 +107,7 @@ def test_c_agrees_with_numpy_under_every_kernel_from_full_states_and_views(n, ke
     model = model_of(arrays)
     for name in KERNELS:
         _value.set_kernel(name)
+        assert _prior.follow_value_kernel() == name           # the head runs the value's kernel
         for state in decisions(n, 20 + n):
             for position in (state, state.view(state.to_move)):
                 actions, reference = numpy_priors(arrays, position)
