@@ -302,10 +302,11 @@ def _hidden_sizes(text: str) -> tuple:
     return sizes
 
 
-def _fit_policy(runs, hidden, epochs, learning_rate, seed, folder):
-    """The policy head fitted on the runs' policy rows and written beside the value's
-    candidate: (path, arrays), or None (and a line saying so) when the runs hold none."""
-    from search.policy_fit import PolicyFitOptions, fit_policy, unpack
+def _fit_policy(runs, options, folder):
+    """The policy head fitted (PolicyFitOptions `options`) on the runs' policy rows and
+    written beside the value's candidate: (path, arrays), or None (and a line saying so)
+    when the runs hold none."""
+    from search.policy_fit import fit_policy, unpack
     from search.train import policy_training_rows, write_policy_fit
     rows, games = policy_training_rows(runs)
     if len(rows) == 0:
@@ -316,7 +317,6 @@ def _fit_policy(runs, hidden, epochs, learning_rate, seed, folder):
         held = point["validation"]
         click.echo(f"policy epoch {point['epoch']}: training cross-entropy {point['train']:.4f}"
                    + (f", validation {held:.4f}" if held is not None else ""), err=True)
-    options = PolicyFitOptions(hidden=hidden, epochs=epochs, learning_rate=learning_rate, seed=seed)
     arrays, curve = fit_policy(unpack(rows), games, options, progress=show_epoch)
     path, digest = write_policy_fit(folder, arrays, curve)
     kept_epoch = next(p["epoch"] for p in curve if p["kept"])
@@ -354,6 +354,10 @@ def _fit_policy(runs, hidden, epochs, learning_rate, seed, folder):
               help="The policy head's hidden layer size.")
 @click.option("--policy-learning-rate", type=click.FloatRange(0, 1, min_open=True), default=1e-3,
               show_default=True)
+@click.option("--policy-target", type=click.Choice(["visits", "q"]), default="visits", show_default=True,
+              help="What the policy learns: the root's visit distribution, or softmax(--policy-q-scale "
+                   "x each root action's mean reward).")
+@click.option("--policy-q-scale", type=click.FloatRange(0, 1000, min_open=True), default=20.0, show_default=True)
 @click.option("--policy-current", default="uniform", show_default=True, metavar="FILE|uniform|uct",
               help="The search the policy candidate must beat: PUCT with 1/n priors (uniform), the "
                    "default UCT search (uct), or PUCT with a policy weights file.")
@@ -364,7 +368,7 @@ def _fit_policy(runs, hidden, epochs, learning_rate, seed, folder):
 @backend_options
 def train(run_folder, games, players, iterations, positions, seed, other_runs, epochs, hidden, learning_rate,
           weight_decay, eval_deals, eval_iterations, current, out_path, policy_hidden, policy_learning_rate,
-          policy_current, policy_out, plot_path, concurrency, backend, ray_address):
+          policy_target, policy_q_scale, policy_current, policy_out, plot_path, concurrency, backend, ray_address):
     """Learn the search's value model and policy head from self-play (docs/train.md): play
     the run's games (resumable), fit both, play each against what it would replace, keep
     each that wins. The games (self-play and matches) run --concurrency at once, on local
@@ -373,6 +377,7 @@ def train(run_folder, games, players, iterations, positions, seed, other_runs, e
     from pathlib import Path
 
     from search.policy import load_policy_model, save_policy_weights
+    from search.policy_fit import PolicyFitOptions
     from search.train import (FitOptions, GameOptions, RunFolder, fit, generate, match, plot_curve,
                               check_distinct, policy_match, training_rows, write_fit)
     from search.value import load_value_model, save_weights
@@ -411,7 +416,9 @@ def train(run_folder, games, players, iterations, positions, seed, other_runs, e
         if plot_path:
             plot_curve(curve, plot_path)
             click.echo(f"plot written to {plot_path}", err=True)
-        policy = _fit_policy([run] + others, policy_hidden, epochs, policy_learning_rate, seed, Path(run_folder))
+        policy_options = PolicyFitOptions(hidden=policy_hidden, epochs=epochs, learning_rate=policy_learning_rate,
+                                          seed=seed, target=policy_target, q_scale=policy_q_scale)
+        policy = _fit_policy([run] + others, policy_options, Path(run_folder))
         if not eval_deals:
             return
         with click.progressbar(length=eval_deals * players, label="match against the current weights",

@@ -5,8 +5,13 @@ the head's weights by Adam on the cross-entropy against those distributions, see
 every VALIDATION_EVERY-th game held out and the epoch of the lowest held-out loss kept.
 
 A row of policy.f32 (float32, POLICY_ROW entries): the mover's observation (FEATURE_SIZE),
-the number n of legal actions, then SLOTS slots of (action, visit share, ACTION_ENTRIES
-feature indices, ACTION_ENTRIES feature values), the first n used, the rest zero.
+the number n of legal actions, then SLOTS slots of (action, visit share, the edge's mean
+reward for the mover, ACTION_ENTRIES feature indices, ACTION_ENTRIES feature values), the
+first n used, the rest zero.
+
+The fit's target is the visit distribution (target "visits", the default) or, with target
+"q", softmax(q_scale x the edges' mean rewards) per row: the search's values rather than its
+visits, which UCB1 spreads nearly evenly at self-play's budgets (docs/train.md).
 """
 
 from __future__ import annotations
@@ -23,15 +28,17 @@ from .adam import Adam, check_settings
 from .policy import ARRAY_NAMES, MAX_HIDDEN, dense_action_features, expected_shapes
 
 SLOTS = 40                      # the most legal actions of a decision (37: 36 recruits and END)
-SLOT = 2 + 2 * ACTION_ENTRIES
+SLOT = 3 + 2 * ACTION_ENTRIES
+IDX = 3                         # where a slot's feature indices start (then its values)
 POLICY_ROW = FEATURE_SIZE + 1 + SLOTS * SLOT
 VALIDATION_EVERY = 10           # search/train.py's: the same games are held out for both heads
+TARGETS = ("visits", "q")
 
 
-def policy_row(position, visits: dict):
-    """The row of one searched decision: `position` (the mover's view or a full state) and the
-    root's {action: visits}; None when there is nothing to learn (one legal action, no
-    visits, or more legal actions than SLOTS)."""
+def policy_row(position, visits: dict, values: dict | None = None):
+    """The row of one searched decision: `position` (the mover's view or a full state), the
+    root's {action: visits} and {action: mean reward for the mover}; None when there is
+    nothing to learn (one legal action, no visits, or more legal actions than SLOTS)."""
     x, actions, idx, val = training_inputs(position)
     counts = np.array([visits.get(a, 0) for a in actions], np.float64)
     if len(actions) < 2 or len(actions) > SLOTS or counts.sum() <= 0:
@@ -42,8 +49,9 @@ def policy_row(position, visits: dict):
     slots = row[FEATURE_SIZE + 1:].reshape(SLOTS, SLOT)
     slots[:len(actions), 0] = actions
     slots[:len(actions), 1] = counts / counts.sum()
-    slots[:len(actions), 2:2 + ACTION_ENTRIES] = idx
-    slots[:len(actions), 2 + ACTION_ENTRIES:] = val
+    slots[:len(actions), 2] = [(values or {}).get(a, 0.0) for a in actions]
+    slots[:len(actions), IDX:IDX + ACTION_ENTRIES] = idx
+    slots[:len(actions), IDX + ACTION_ENTRIES:] = val
     return row
 
 
@@ -62,7 +70,7 @@ class VisitRecorder:
     def search(self, state, seat=None, limits=None, **extra):
         result = self.inner.search(state, seat, limits, **extra)
         if not state.is_chance() and not state.is_terminal() and state.to_move == result.seat:
-            row = policy_row(state, result.root_visits)
+            row = policy_row(state, result.root_visits, result.root_values)
             if row is not None:
                 self.rows.append(row)
         return result
@@ -78,6 +86,7 @@ class PolicyData:
     val: np.ndarray          # (pairs, ACTION_ENTRIES) their values (0: unused)
     targets: np.ndarray      # (pairs,)
     starts: np.ndarray       # (rows + 1,): row r's pairs are starts[r]:starts[r+1]
+    values: np.ndarray | None = None     # (pairs,) the edges' mean rewards for the mover
     features: np.ndarray | None = None   # (pairs, ACTION_FEATURES), in a batch
 
     def __len__(self):
@@ -97,7 +106,17 @@ class PolicyData:
         counts = self.starts[rows + 1] - self.starts[rows]
         idx, val = self.idx[pairs], self.val[pairs]
         return PolicyData(self.x[rows], idx, val, self.targets[pairs], np.concatenate([[0], np.cumsum(counts)]),
+                          None if self.values is None else self.values[pairs],
                           dense_action_features(idx, val) if dense else None)
+
+    def with_value_targets(self, scale: float) -> "PolicyData":
+        """The same rows with targets softmax(scale x value) per row (target "q")."""
+        z = scale * self.values.astype(np.float64)
+        row = np.repeat(np.arange(len(self)), np.diff(self.starts))
+        heads = self.starts[:-1]
+        z = np.exp(z - np.maximum.reduceat(z, heads)[row]) if len(z) else z
+        targets = (z / np.add.reduceat(z, heads)[row]).astype(np.float32) if len(z) else self.targets
+        return PolicyData(self.x, self.idx, self.val, targets, self.starts, self.values, self.features)
 
     def chunks(self, size: int = 4096):
         """The data in batches of `size` rows, in order (to measure a loss in bounded memory)."""
@@ -114,12 +133,15 @@ def unpack(rows: np.ndarray) -> PolicyData:
     slots = rows[:, FEATURE_SIZE + 1:].reshape(len(rows), SLOTS, SLOT)
     used = np.arange(SLOTS)[None, :] < n[:, None]
     pairs = slots[used]
-    idx = pairs[:, 2:2 + ACTION_ENTRIES].astype(np.int32)
+    idx = pairs[:, IDX:IDX + ACTION_ENTRIES].astype(np.int32)
     if len(pairs) and (idx.min() < 0 or idx.max() >= N_ACTION_FEATURES):
         raise PalaisError("policy rows damaged: an action feature outside the table")
+    if not np.all(np.isfinite(pairs[:, 1:3])):
+        raise PalaisError("policy rows damaged: a target that is not finite")
     return PolicyData(np.ascontiguousarray(rows[:, :FEATURE_SIZE]), idx,
-                      np.ascontiguousarray(pairs[:, 2 + ACTION_ENTRIES:]),
-                      pairs[:, 1].astype(np.float32), np.concatenate([[0], np.cumsum(n)]))
+                      np.ascontiguousarray(pairs[:, IDX + ACTION_ENTRIES:]),
+                      pairs[:, 1].astype(np.float32), np.concatenate([[0], np.cumsum(n)]),
+                      pairs[:, 2].astype(np.float32))
 
 
 @dataclass(frozen=True)
@@ -130,10 +152,16 @@ class PolicyFitOptions:
     learning_rate: float = 1e-3
     weight_decay: float = 1e-4
     seed: int = 1
+    target: str = "visits"      # or "q": softmax(q_scale x the edges' mean rewards)
+    q_scale: float = 20.0
 
     def check(self) -> "PolicyFitOptions":
         if not 1 <= self.hidden <= MAX_HIDDEN:
             raise PalaisError(f"policy hidden: {self.hidden} is outside 1..{MAX_HIDDEN}")
+        if self.target not in TARGETS:
+            raise PalaisError(f"policy target: {self.target!r} is not one of {', '.join(TARGETS)}")
+        if not 0 < self.q_scale <= 1000:
+            raise PalaisError(f"policy q scale: {self.q_scale} is outside (0, 1000]")
         check_settings(self.epochs, self.batch, self.learning_rate, self.weight_decay)
         return self
 
@@ -192,6 +220,8 @@ def fit_policy(data: PolicyData, games: np.ndarray, options: PolicyFitOptions, p
     if len(data) == 0:
         raise PalaisError("no policy rows: play some games first (runs made before the policy "
                           "head hold none)")
+    if options.target == "q":
+        data = data.with_value_targets(options.q_scale)
     rng = np.random.default_rng(options.seed)
     held = games % VALIDATION_EVERY == VALIDATION_EVERY - 1
     if held.all() or not held.any():

@@ -71,6 +71,7 @@ class SearchResult:
     time_ms: float = 0.0
     stats: dict = field(default_factory=dict)
     root_visits: dict = field(default_factory=dict)   # action -> visits of the root's edge (self-play's policy targets)
+    root_values: dict = field(default_factory=dict)   # action -> the root edge's mean reward for `seat`
 
     @property
     def best(self) -> Candidate | None:

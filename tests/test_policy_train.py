@@ -16,7 +16,7 @@ from play.cli import main as palais
 from search.mcts import MCTSSearch
 from search.params import SearchLimits, SearchParams
 from search.policy import ARRAY_NAMES, PolicyModel, load_policy_model, save_policy_weights
-from search.policy_fit import (POLICY_ROW, PolicyFitOptions, cross_entropy, fit_policy, forward,
+from search.policy_fit import (IDX, POLICY_ROW, PolicyFitOptions, cross_entropy, fit_policy, forward,
                                initial_policy, policy_gradients, policy_row, unpack)
 from search.train import GameOptions, RunFolder, generate, policy_training_rows
 
@@ -127,7 +127,7 @@ def test_bad_policy_rows_and_options_are_refused(tmp_path):
     with pytest.raises(PalaisError, match="action count"):
         unpack(broken)
     broken = rows.copy()
-    broken[0, 1009 + 1 + 2] = 5000
+    broken[0, 1009 + 1 + IDX] = 5000
     with pytest.raises(PalaisError, match="outside the table"):
         unpack(broken)
     for options, why in [(PolicyFitOptions(hidden=0), "policy hidden"), (PolicyFitOptions(epochs=0), "epochs"),
@@ -198,6 +198,8 @@ def test_the_policy_match_plays_puct_on_the_candidate_against_the_search_without
     (["--policy-current", "/no/such/policy.npz"], "no such policy weights file"),
     (["--policy-hidden", "0"], "--policy-hidden"),
     (["--policy-learning-rate", "0"], "--policy-learning-rate"),
+    (["--policy-target", "value"], "--policy-target"),
+    (["--policy-q-scale", "0"], "--policy-q-scale"),
 ])
 def test_palais_train_refuses_bad_policy_options(tmp_path, extra, why):
     result = CliRunner().invoke(palais, ["train", str(tmp_path / "run"), "--games", "1"] + extra)
@@ -226,3 +228,32 @@ def test_recording_the_visits_does_not_change_the_games(tmp_path, monkeypatch):
     lines = [[{k: v for k, v in json.loads(line).items() if k != "policy_rows"}
               for line in (tmp_path / name / "games.jsonl").read_text().splitlines()] for name in ("recorded", "plain")]
     assert lines[0] == lines[1]
+
+
+def test_the_q_target_is_a_softmax_of_the_roots_mean_rewards(tmp_path):
+    state = searched_position(2, 5)
+    view = state.view(state.to_move)
+    result = MCTSSearch(SearchParams(seed=1)).search(view, limits=SearchLimits(iterations=200))
+    legal = view.legal_actions()
+    assert set(result.root_values) == set(legal)
+    data = unpack(policy_row(view, result.root_visits, result.root_values))
+    q = np.array([result.root_values[a] for a in legal])
+    assert np.allclose(data.values, q, atol=1e-6)
+    expected = np.exp(20 * q - (20 * q).max())
+    assert np.allclose(data.with_value_targets(20.0).targets, expected / expected.sum(), atol=1e-6)
+    # a fit on the q targets is seeded too, and learns other weights than on the visits
+    run = RunFolder(tmp_path, TINY)
+    generate(run, 2)
+    rows, games = run.policy_rows()
+    fits = [fit_policy(unpack(rows), games, PolicyFitOptions(hidden=4, epochs=2, batch=4, target=t))[0]
+            for t in ("q", "q", "visits")]
+    assert all(np.array_equal(fits[0][k], fits[1][k]) for k in ARRAY_NAMES)
+    assert not np.array_equal(fits[0]["c"], fits[2]["c"])
+
+
+@pytest.mark.parametrize("options, why", [
+    (PolicyFitOptions(target="value"), "policy target: 'value' is not one of visits, q"),
+    (PolicyFitOptions(q_scale=0), "policy q scale"), (PolicyFitOptions(q_scale=1e9), "policy q scale")])
+def test_bad_policy_targets_are_refused(options, why):
+    with pytest.raises(PalaisError, match=why):
+        options.check()
