@@ -41,9 +41,10 @@ sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
 from common.atomic_write import write_text_atomic  # noqa: E402
 from common.json_lines import read_json_lines  # noqa: E402
 from engine.errors import PalaisError  # noqa: E402
-from search.params import HARNESS_KNOBS, KNOBS, SearchLimits, SearchParams, parse_params  # noqa: E402
+from search.params import HARNESS_KNOBS, KNOBS, USES_PRIORS, SearchLimits, SearchParams, parse_params  # noqa: E402
 from search.factory import make_player  # noqa: E402
 from search.selfplay import play_game  # noqa: E402
+from search.priors import load_priors  # noqa: E402
 from search.value import load_value_model  # noqa: E402
 from tournament.stats import elo_of, seat_outcomes, wilson  # noqa: E402
 
@@ -80,9 +81,14 @@ def record_header(args, a_params, b_params) -> dict:
     """What makes two runs' games comparable: both sides' settings (every knob, defaults
     included, so a changed default is a change), budgets and value weights."""
     def side(params, iterations, time_ms):
-        knobs = {k: v for k, v in asdict(SearchParams(**params)).items() if k not in HARNESS_KNOBS}
-        return {"params": knobs, "weights": load_value_model(params.get("value_weights", "")).digest,
-                "iterations": None if time_ms else iterations, "time_ms": time_ms}
+        full = SearchParams(**params)
+        knobs = {k: v for k, v in asdict(full).items() if k not in HARNESS_KNOBS}
+        out = {"params": knobs, "weights": load_value_model(params.get("value_weights", "")).digest,
+               "iterations": None if time_ms else iterations, "time_ms": time_ms}
+        priors = load_priors(full.policy_weights) if full.selection in USES_PRIORS else None
+        if priors is not None:          # learned priors: their digest (checked here, before any game)
+            out["policy"] = priors.digest
+        return out
     header = {"tune_record": 1, "players": args.players,
               "a": side(a_params, args.iterations, args.time_ms),
               "b": side(b_params, args.b_iterations, args.b_time_ms)}

@@ -117,7 +117,7 @@ cdef struct Gumbel:
     int active
     int32_t root             # the root node's index
     int player               # the root's mover (whose mean reward q is)
-    int m                    # actions sampled: min(gumbel_k, legal)
+    int m                    # actions sampled: min(gumbel_k, legal, budget)
     int alive                # survivors of the current phase: order[:alive], best first once ranked
     int order[LEGAL_BUF]
     double g[LEGAL_BUF]      # per offset: Gumbel noise + log prior
@@ -780,7 +780,7 @@ cdef class TreeSearch:
         iterations. Returns True if the root is a Gumbel root (not with uct/puct, at a chance
         point or the game's end, or with no room for the root node)."""
         cdef int buf[LEGAL_BUF]
-        cdef int n, j, i, k, o
+        cdef int n, j, i, k, o, pos
         cdef uint64_t key
         cdef long long slot
         cdef int32_t idx
@@ -820,9 +820,23 @@ cdef class TreeSearch:
                 g.order[k + 1] = g.order[k]
                 k -= 1
             g.order[k + 1] = j
-        g.m = node.n_edges if node.n_edges < self.gumbel_k else self.gumbel_k
-        g.alive = g.m
         g.budget = budget if budget > 0 else 1
+        # the paper's m = min(k, legal, budget): never more actions than iterations to try them
+        g.m = min(node.n_edges, self.gumbel_k, <int>min(g.budget, <long long>LEGAL_BUF))
+        if self.params.policy_first:
+            # first_play=policy: the rollout policy's choice is always sampled (in place of the
+            # m-th), as PUCT tries it first; the noise and the priors pick the others
+            o = heuristic_choice(&self.root, &self.rng, buf, n)
+            pos = 0
+            while pos < node.n_edges and self.tree.edges[node.first_edge + g.order[pos]].action != o:
+                pos += 1
+            if g.m <= pos < node.n_edges:
+                k = g.order[pos]
+                while pos > g.m - 1:
+                    g.order[pos] = g.order[pos - 1]
+                    pos -= 1
+                g.order[g.m - 1] = k
+        g.alive = g.m
         g.phases = <int>ceil(log2(<double>g.m)) if g.m > 1 else 0
         if g.m == 1:
             g.chosen = g.order[0]

@@ -210,17 +210,25 @@ def test_a_gumbel_search_stopped_before_its_budget_chooses_the_best_current_surv
 def test_gumbel_noise_comes_from_the_seeded_search_and_samples_k_actions():
     state = State.new_game(2, seed=3)
 
-    def sampled(seed, scale=1.0, k=4):
-        tree = new_tree(SearchParams(selection="gumbel", gumbel_k=k, gumbel_scale=scale), True, seed, 2,
-                        SearchLimits(iterations=100))
+    def sampled(seed, scale=1.0, k=4, first_play="random", budget=100):
+        tree = new_tree(SearchParams(selection="gumbel", gumbel_k=k, gumbel_scale=scale, first_play=first_play),
+                        True, seed, 2, SearchLimits(iterations=100))
         tree.set_root(state, 0)
-        tree.gumbel_start(100)
+        tree.gumbel_start(budget)
         return tree.gumbel_state()["sampled"]
 
     assert sampled(1) == sampled(1) and len(sampled(1)) == 4
     assert len({tuple(sampled(s)) for s in range(12)}) > 1                  # the noise varies the sample
     assert len({tuple(sampled(s, scale=0.0)) for s in range(6)}) == 1       # none without noise
     assert sampled(1, scale=0.0) == sorted(state.legal_actions())[:4]      # equal priors: the lower actions
+    assert len(sampled(1, k=96)) == len(state.legal_actions()) == 9
+    assert len(sampled(1, k=96, budget=3)) == 3                            # m = min(k, legal, budget)
+    # first_play=policy: the rollout policy's choice is always sampled (here in place of the 4th)
+    lowest = sorted(state.legal_actions())[:4]
+    with_policy = sampled(1, scale=0.0, first_play="policy")
+    assert with_policy[:3] == lowest[:3] and len(with_policy) == 4
+    assert with_policy[3] == lowest[3] or with_policy[3] not in lowest
+    assert {sampled(s, scale=0.0, k=1, first_play="policy")[0] for s in range(8)} != {lowest[0]}
 
 
 def test_a_gumbel_root_with_one_action_spends_every_iteration_on_it():
@@ -363,3 +371,36 @@ def test_every_advertised_value_of_the_new_options_answers_a_bestmove():
     finally:
         guard.cancel()
         engine.kill()
+
+
+def test_a_reused_tree_plans_its_gumbel_schedule_over_this_search_only():
+    state = midgame(2, 8, 4)
+    search = MCTSSearch(SearchParams(selection="gumbel", gumbel_k=96, gumbel_scale=0.0, seed=3))
+    search.search(state, limits=SearchLimits(iterations=400))
+    first_tree = search.last_tree
+    result = search.search(state, limits=SearchLimits(iterations=300))
+    tree = search.last_tree
+    assert tree is first_tree                      # the same position: the tree goes on
+    g = tree.gumbel_state()
+    assert sum(g["visits"].values()) == 300 and g["budget"] == 300
+    assert {v for _a, v, _n, _r in g["log"][0]["survivors"]} == {300 // (g["phases"] * g["k"])}
+    root = tree.node_edges(tree.key_for(state))
+    assert sum(e.visits for e in root) == 700
+    assert result.best_turn[0] == g["choice"]
+    audit = tree.audit()
+    assert audit["bad_visits"] == audit["bad_edges"] == audit["unfound"] == 0
+
+
+@pytest.mark.slow
+def test_bench_tune_refuses_bad_prior_knobs_with_a_usage_error_not_a_traceback():
+    import importlib.util
+    from pathlib import Path
+    tune = Path(__file__).resolve().parent.parent / "bench" / "tune.py"
+    cases = [("selection=PUCT", "selection: 'PUCT' is not one of uct, puct, gumbel"),
+             ("gumbel_k=1e3", "gumbel_k: expected a whole number, got '1e3'")]
+    if importlib.util.find_spec("search.policy") is None:
+        cases.append(("selection=puct,policy_weights=", "this build has no learned policy head"))
+    for a, message in cases:
+        run = subprocess.run([sys.executable, str(tune), "--a", a, "--games", "2", "--iterations", "20",
+                              "--workers", "1"], capture_output=True, text=True, timeout=120)
+        assert run.returncode == 2 and message in run.stderr and "Traceback" not in run.stderr, (a, run.stderr)
