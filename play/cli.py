@@ -302,6 +302,28 @@ def _hidden_sizes(text: str) -> tuple:
     return sizes
 
 
+def _fit_policy(runs, options, folder):
+    """The policy head fitted (PolicyFitOptions `options`) on the runs' policy rows and
+    written beside the value's candidate: (path, arrays), or None (and a line saying so)
+    when the runs hold none."""
+    from search.policy_fit import fit_policy, unpack
+    from search.train import policy_training_rows, write_policy_fit
+    rows, games = policy_training_rows(runs)
+    if len(rows) == 0:
+        click.echo("no policy rows in these runs (made before the policy head): no policy fitted", err=True)
+        return None
+
+    def show_epoch(point):
+        held = point["validation"]
+        click.echo(f"policy epoch {point['epoch']}: training cross-entropy {point['train']:.4f}"
+                   + (f", validation {held:.4f}" if held is not None else ""), err=True)
+    arrays, curve = fit_policy(unpack(rows), games, options, progress=show_epoch)
+    path, digest = write_policy_fit(folder, arrays, curve)
+    kept_epoch = next(p["epoch"] for p in curve if p["kept"])
+    click.echo(f"{len(rows)} policy rows; policy weights of epoch {kept_epoch} in {path} ({digest})")
+    return path, arrays
+
+
 @main.command("train")
 @click.argument("run_folder", metavar="RUN", type=click.Path(file_okay=False))
 @click.option("--games", type=click.IntRange(1, 1_000_000), default=200, show_default=True,
@@ -328,21 +350,36 @@ def _hidden_sizes(text: str) -> tuple:
               help="The weights to beat (default: the shipped ones); heuristic: the static evaluation.")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False),
               help="Where kept weights go [RUN/value.npz].")
+@click.option("--policy-hidden", type=click.IntRange(1, 256), default=32, show_default=True,
+              help="The policy head's hidden layer size.")
+@click.option("--policy-learning-rate", type=click.FloatRange(0, 1, min_open=True), default=1e-3,
+              show_default=True)
+@click.option("--policy-target", type=click.Choice(["visits", "q"]), default="visits", show_default=True,
+              help="What the policy learns: the root's visit distribution, or softmax(--policy-q-scale "
+                   "x each root action's mean reward).")
+@click.option("--policy-q-scale", type=click.FloatRange(0, 1000, min_open=True), default=20.0, show_default=True)
+@click.option("--policy-current", default="uniform", show_default=True, metavar="FILE|uniform|uct",
+              help="The search the policy candidate must beat: PUCT with 1/n priors (uniform), the "
+                   "default UCT search (uct), or PUCT with a policy weights file.")
+@click.option("--policy-out", "policy_out", type=click.Path(dir_okay=False),
+              help="Where a kept policy goes [RUN/policy.npz].")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
               help="Also write a PNG of the training curve (needs matplotlib).")
 @backend_options
 def train(run_folder, games, players, iterations, positions, seed, other_runs, epochs, hidden, learning_rate,
-          weight_decay, eval_deals, eval_iterations, current, out_path, plot_path, concurrency, backend,
-          ray_address):
-    """Learn the search's value model from self-play (docs/train.md): play the run's games
-    (resumable), fit the weights, play them against the current ones, keep them if they win.
-    The games (self-play and match) run --concurrency at once, on local processes or as Ray
-    tasks; every backend gives the same games."""
+          weight_decay, eval_deals, eval_iterations, current, out_path, policy_hidden, policy_learning_rate,
+          policy_target, policy_q_scale, policy_current, policy_out, plot_path, concurrency, backend, ray_address):
+    """Learn the search's value model and policy head from self-play (docs/train.md): play
+    the run's games (resumable), fit both, play each against what it would replace, keep
+    each that wins. The games (self-play and matches) run --concurrency at once, on local
+    processes or as Ray tasks; every backend gives the same games."""
     import importlib.util
     from pathlib import Path
 
+    from search.policy import load_policy_model, save_policy_weights
+    from search.policy_fit import PolicyFitOptions
     from search.train import (FitOptions, GameOptions, RunFolder, fit, generate, match, plot_curve,
-                              check_distinct, training_rows, write_fit)
+                              check_distinct, policy_match, training_rows, write_fit)
     from search.value import load_value_model, save_weights
     try:
         if plot_path and importlib.util.find_spec("matplotlib") is None:
@@ -352,6 +389,8 @@ def train(run_folder, games, players, iterations, positions, seed, other_runs, e
                                  seed=seed).check()
         if eval_deals and current != "heuristic":
             load_value_model(current)           # refuse a bad file before hours of games
+        if eval_deals and policy_current not in ("uniform", "uct"):
+            load_policy_model(policy_current)
         where = {"backend": backend, "concurrency": concurrency, "ray_address": ray_address}
         check_backend(backend, ray_address)      # before the run's folder is made
         check_distinct([run_folder, *other_runs])
@@ -377,6 +416,9 @@ def train(run_folder, games, players, iterations, positions, seed, other_runs, e
         if plot_path:
             plot_curve(curve, plot_path)
             click.echo(f"plot written to {plot_path}", err=True)
+        policy_options = PolicyFitOptions(hidden=policy_hidden, epochs=epochs, learning_rate=policy_learning_rate,
+                                          seed=seed, target=policy_target, q_scale=policy_q_scale)
+        policy = _fit_policy([run] + others, policy_options, Path(run_folder))
         if not eval_deals:
             return
         with click.progressbar(length=eval_deals * players, label="match against the current weights",
@@ -390,6 +432,19 @@ def train(run_folder, games, players, iterations, positions, seed, other_runs, e
             click.echo(f"kept: {target} ({digest})")
         else:
             click.echo("not kept: the new weights did not beat the current ones")
+        if policy is None:
+            return
+        with click.progressbar(length=eval_deals * players, label="match of the policy candidate",
+                               file=sys.stderr) as bar:
+            result = policy_match(policy[0], policy_current, eval_deals, players, eval_iterations, seed,
+                                  progress=bar.update, **where)
+        click.echo("policy: " + result.line().replace("new weights", "PUCT on the candidate"))
+        if result.score > 1.0 / players:
+            target = policy_out or str(Path(run_folder) / "policy.npz")
+            digest = save_policy_weights(target, policy[1])
+            click.echo(f"policy kept: {target} ({digest})")
+        else:
+            click.echo(f"policy not kept: it did not beat {policy_current}")
     except PalaisError as exc:
         raise click.ClickException(str(exc))
 

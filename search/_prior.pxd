@@ -5,11 +5,18 @@
 
 from engine._state cimport GameState
 
+cdef enum:
+    # the rows of the action-feature table (action_features; docs/train.md lists them): a
+    # weights file's u and c have exactly this many rows
+    ACTION_FEATURES = 223
+    # the most entries action_features writes for one action
+    MAX_ACTION_ENTRIES = 12
+
 # The weights, copied out of numpy arrays once when a PolicyModel is made. The fields are
 # search/_prior.pyx's business; the tree only passes a pointer (NULL: uniform priors).
 cdef struct PolicyNet:
-    int hidden                # units of the state's hidden layer
-    int n_action_features     # rows of the action-feature embedding
+    int hidden                # units of the state's hidden layer (0: no weights, uniform priors)
+    int n_action_features     # rows of the action-feature embedding (ACTION_FEATURES)
     float* w1                 # FEATURE_SIZE x hidden, input-major
     float* b1                 # hidden
     float* u                  # n_action_features x hidden
@@ -24,3 +31,7 @@ cdef class PolicyModel:
 # mover s.to_move) into out[:n]: each >= 0, summing to 1. net NULL: 1/n each.
 cdef void policy_priors(const PolicyNet* net, const GameState* s, const int* buf, int n,
                         float* out) noexcept nogil
+
+# The sparse features of `action` for s.to_move in `s` (nonzero entries only, ascending
+# index) into idx/val (room for MAX_ACTION_ENTRIES); returns how many.
+cdef int action_features(const GameState* s, int action, int* idx, float* val) noexcept nogil

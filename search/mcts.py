@@ -50,6 +50,17 @@ def best_edge(edges, seat: int):
     return max(edges, key=lambda e: (e.visits, e.mean_reward(seat), -e.action))
 
 
+def root_visits(tree: TreeSearch, root) -> dict:
+    """{action: visits} of the root's edges (every iteration so far, a reused tree's too):
+    the visit distribution self-play's policy targets are made of."""
+    return {e.action: e.visits for e in tree.node_edges(tree.key_for(root)) or []}
+
+
+def root_values(tree: TreeSearch, root, seat: int) -> dict:
+    """{action: mean reward for `seat`} of the root's edges (0 for an edge never taken)."""
+    return {e.action: e.mean_reward(seat) for e in tree.node_edges(tree.key_for(root)) or []}
+
+
 def turn_goes_on(state, seat: int, turn_round: int) -> bool:
     """True while `seat` still has decisions of the turn it plays in round `turn_round`
     before its own draw. A seat plays one turn a round, so the same seat to move in a later
@@ -188,7 +199,8 @@ class MCTSSearch(BasePlayer):
         return SearchResult(
             seat=seat, best_turn=candidates[0].turn if candidates else [],
             candidates=candidates, iterations=done, nodes=stats["nodes"],
-            node_visits=stats["node_visits"], time_ms=elapsed, stats=stats)
+            node_visits=stats["node_visits"], time_ms=elapsed, stats=stats,
+            root_visits=root_visits(tree, root), root_values=root_values(tree, root, seat))
 
     def _start_gumbel(self, tree, limits: SearchLimits) -> None:
         """selection=gumbel: make the root a Gumbel root planned for this search's budget."""

@@ -70,6 +70,8 @@ class SearchResult:
     node_visits: int = 0       # decisions walked in the tree, summed over iterations
     time_ms: float = 0.0
     stats: dict = field(default_factory=dict)
+    root_visits: dict = field(default_factory=dict)   # action -> visits of the root's edge (self-play's policy targets)
+    root_values: dict = field(default_factory=dict)   # action -> the root edge's mean reward for `seat`
 
     @property
     def best(self) -> Candidate | None:

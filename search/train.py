@@ -1,15 +1,20 @@
-"""Learning the value model from self-play (`palais train`, docs/train.md): games, a fit, a
-match against the current weights, and a training curve.
+"""Learning the value model and the policy head from self-play (`palais train`,
+docs/train.md): games, a fit of each, a match of each against what it would replace, and a
+training curve (the policy's fit itself is search/policy_fit.py).
 
 A run lives in one folder:
   run.json       the options that fix the games (seed, players, iterations, positions per
                  game); a restart with other options is refused
   samples.f32    rows of FEATURE_SIZE + 1 float32: a seat's observation, then its outcome
                  (1/k for each of k winners); appended game by game
-  games.jsonl    one line per finished game (its index, deal, rows, returns), written after
-                 its rows, so a restart truncates rows no line accounts for and skips every
-                 game with a line
-  candidate.npz  the weights of the last fit; curve.json its loss per epoch
+  policy.f32     the policy head's rows (search/policy_fit.py): at sampled searched
+                 decisions, the mover's inputs and the root's visit distribution
+  games.jsonl    one line per finished game (its index, deal, rows, policy_rows, returns),
+                 written after its rows, so a restart truncates rows no line accounts for
+                 and skips every game with a line (a line without policy_rows, from a run
+                 made before the policy head, accounts for none)
+  candidate.npz  the value weights of the last fit; curve.json its loss per epoch
+  policy-candidate.npz, policy-curve.json   the same for the policy head
 One model may be fitted on the rows of several runs (`training_rows`), e.g. one run per
 player count, so that the same weights serve 2, 3 and 4 players.
 Every random choice comes from the run's seed: the same options give the same games and the
@@ -32,10 +37,13 @@ from engine.errors import PalaisError
 from engine.features import FEATURE_SIZE, observation
 from jobs.backends import open_backend
 
+from .adam import Adam, check_settings
 from .params import PRESETS, SearchLimits, SearchParams
 from .factory import make_player
 from .selfplay import play_game
 from .stats import elo_of, wilson
+from .policy import save_policy_weights
+from .policy_fit import POLICY_ROW, VisitRecorder
 from .value import ARRAY_NAMES, MAX_HIDDEN, numpy_values, save_weights
 
 ROW = FEATURE_SIZE + 1
@@ -73,6 +81,7 @@ class RunFolder:
         self.folder.mkdir(parents=True, exist_ok=True)
         self.samples = self.folder / "samples.f32"
         self.index = self.folder / "games.jsonl"
+        self.policy = self.folder / "policy.f32"
         self._check_options()
         self.games = self._read_index(mend_torn)
         self._truncate_rows()
@@ -109,7 +118,7 @@ class RunFolder:
         """The game lines; a last line a kill cut short is dropped (its rows are then cut by
         _truncate_rows) and, in a run being continued, the file rewritten without it."""
         def check(game, number):
-            if game["index"] != number - 1 or game["rows"] < 0:
+            if game["index"] != number - 1 or game["rows"] < 0 or policy_rows_of(game) < 0:
                 raise ValueError("not this run's next game")
             return game
 
@@ -124,19 +133,14 @@ class RunFolder:
         return lines.values
 
     def _truncate_rows(self):
-        rows = sum(g["rows"] for g in self.games)
-        size = self.samples.stat().st_size if self.samples.exists() else 0
-        if size < rows * ROW * 4:
-            raise PalaisError(f"{self.samples}: {size} bytes, fewer than the {rows} rows "
-                              f"{self.index.name} lists")
-        if size > rows * ROW * 4:        # a game cut short before its line: drop its rows
-            os.truncate(self.samples, rows * ROW * 4)
+        truncate_rows(self.samples, sum(g["rows"] for g in self.games), ROW, self.index.name)
+        truncate_rows(self.policy, sum(policy_rows_of(g) for g in self.games), POLICY_ROW,
+                      self.index.name)
 
-    def append(self, game: dict, rows: np.ndarray) -> None:
-        with open(self.samples, "ab") as out:
-            out.write(np.ascontiguousarray(rows, dtype=np.float32).tobytes())
-            out.flush()
-            os.fsync(out.fileno())
+    def append(self, game: dict, rows: np.ndarray, policy: np.ndarray | None = None) -> None:
+        append_rows(self.samples, rows)
+        if policy is not None and len(policy):
+            append_rows(self.policy, policy)
         with open(self.index, "a") as out:
             out.write(json.dumps(game) + "\n")
             out.flush()
@@ -151,6 +155,38 @@ class RunFolder:
         data = np.fromfile(self.samples, dtype=np.float32, count=total * ROW).reshape(total, ROW)
         games = np.repeat(np.arange(len(self.games)), [g["rows"] for g in self.games])
         return data[:, :FEATURE_SIZE], data[:, FEATURE_SIZE], games
+
+    def policy_rows(self) -> tuple[np.ndarray, np.ndarray]:
+        """(policy.f32 rows, game index of each row) of every finished game."""
+        counts = [policy_rows_of(g) for g in self.games]
+        total = sum(counts)
+        if total == 0:
+            return np.zeros((0, POLICY_ROW), np.float32), np.zeros(0, int)
+        data = np.fromfile(self.policy, dtype=np.float32, count=total * POLICY_ROW)
+        return data.reshape(total, POLICY_ROW), np.repeat(np.arange(len(self.games)), counts)
+
+
+def policy_rows_of(game: dict) -> int:
+    """The policy rows a game line accounts for (0 in a run made before the policy head)."""
+    rows = game.get("policy_rows", 0)
+    return rows if isinstance(rows, int) and not isinstance(rows, bool) else -1
+
+
+def truncate_rows(path: Path, rows: int, width: int, index_name: str) -> None:
+    """Cut `path` to `rows` rows of `width` float32 (the rows of a game cut short before its
+    line are dropped); PalaisError if it holds fewer."""
+    size = path.stat().st_size if path.exists() else 0
+    if size < rows * width * 4:
+        raise PalaisError(f"{path}: {size} bytes, fewer than the {rows} rows {index_name} lists")
+    if size > rows * width * 4:
+        os.truncate(path, rows * width * 4)
+
+
+def append_rows(path: Path, rows: np.ndarray) -> None:
+    with open(path, "ab") as out:
+        out.write(np.ascontiguousarray(rows, dtype=np.float32).tobytes())
+        out.flush()
+        os.fsync(out.fileno())
 
 
 def check_distinct(folders) -> None:
@@ -167,28 +203,39 @@ def training_rows(runs: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The rows of several runs together, as RunFolder.rows gives one run's: the game numbers
     are shifted run by run by multiples of VALIDATION_EVERY, so that each run holds out its
     own every tenth game and no two runs' games share a number."""
+    x, y, games = zip(*joined(runs, lambda run: run.rows()))
+    return np.concatenate(x), np.concatenate(y), np.concatenate(games)
+
+
+def policy_training_rows(runs: list) -> tuple[np.ndarray, np.ndarray]:
+    """The policy rows of several runs together, game numbers shifted as training_rows does."""
+    rows, games = zip(*joined(runs, lambda run: run.policy_rows()))
+    return np.concatenate(rows), np.concatenate(games)
+
+
+def joined(runs: list, read) -> list:
+    """read(run) for each run, its last part (the game of each row) shifted run by run."""
     check_distinct([run.folder for run in runs])
-    xs, ys, gs = [], [], []
-    offset = 0
+    parts, offset = [], 0
     for run in runs:
-        x, y, games = run.rows()
-        xs.append(x)
-        ys.append(y)
-        gs.append(games + offset)
+        *data, games = read(run)
+        parts.append((*data, games + offset))
         offset += -(-len(run.games) // VALIDATION_EVERY) * VALIDATION_EVERY
-    return np.concatenate(xs), np.concatenate(ys), np.concatenate(gs)
+    return parts
 
 
 def deal_of(options: GameOptions, index: int) -> int:
     return options.seed * 1_000_003 + index
 
 
-def play_selfplay_game(options: GameOptions, index: int) -> tuple[dict, np.ndarray]:
+def play_selfplay_game(options: GameOptions, index: int) -> tuple[dict, np.ndarray, np.ndarray]:
     """Game `index` of a run: the default search in every seat at options.iterations; a
-    sample of options.positions turn starts, each giving every seat's observation."""
+    sample of options.positions turn starts, each giving every seat's observation (value
+    rows), and of options.positions searched decisions, each giving the mover's policy row."""
     deal = deal_of(options, index)
     n = options.players
-    players = [make_player(SearchParams(seed=deal * 10 + q)) for q in range(n)]
+    searched = []
+    players = [VisitRecorder(make_player(SearchParams(seed=deal * 10 + q)), searched) for q in range(n)]
     seen = []
     outcome = play_game(players, ["ismcts"] * n, deal, SearchLimits(iterations=options.iterations),
                         on_turn=lambda state: seen.append([observation(state, q) for q in range(n)]))
@@ -196,11 +243,14 @@ def play_selfplay_game(options: GameOptions, index: int) -> tuple[dict, np.ndarr
     picked = sorted(rng.choice(len(seen), size=min(options.positions, len(seen)), replace=False))
     rows = np.array([np.append(seen[i][q], np.float32(outcome.returns[q]))
                      for i in picked for q in range(n)], dtype=np.float32).reshape(-1, ROW)
-    return ({"index": index, "deal": deal, "rows": len(rows), "returns": outcome.returns,
-             "scores": outcome.scores}, rows)
+    chosen = np.random.default_rng([options.seed, index, 1]).choice(
+        len(searched), size=min(options.positions, len(searched)), replace=False)
+    policy = np.array([searched[i] for i in sorted(chosen)], dtype=np.float32).reshape(-1, POLICY_ROW)
+    return ({"index": index, "deal": deal, "rows": len(rows), "policy_rows": len(policy),
+             "returns": outcome.returns, "scores": outcome.scores}, rows, policy)
 
 
-def selfplay_job(task: tuple) -> tuple[dict, np.ndarray]:
+def selfplay_job(task: tuple) -> tuple[dict, np.ndarray, np.ndarray]:
     """A backend's job: play_selfplay_game(options, index)."""
     return play_selfplay_game(*task)
 
@@ -216,8 +266,8 @@ def generate(run: RunFolder, games: int, progress=None, backend: str = "local",
     start = len(run.games)
     waiting = {}
     with open_backend(backend, selfplay_job, concurrency, ray_address) as games_at:
-        for game, rows in games_at.run([(run.options, i) for i in range(start, games)]):
-            waiting[game["index"]] = (game, rows)
+        for game, rows, policy in games_at.run([(run.options, i) for i in range(start, games)]):
+            waiting[game["index"]] = (game, rows, policy)
             while start + played in waiting:
                 run.append(*waiting.pop(start + played))
                 played += 1
@@ -238,14 +288,7 @@ class FitOptions:
     def check(self) -> "FitOptions":
         if len(self.hidden) != 2 or not all(1 <= h <= MAX_HIDDEN for h in self.hidden):
             raise PalaisError(f"hidden: expected two layer sizes in 1..{MAX_HIDDEN}, got {self.hidden}")
-        if not 1 <= self.epochs <= 10_000:
-            raise PalaisError(f"epochs: {self.epochs} is outside 1..10000")
-        if not 1 <= self.batch <= 65536:
-            raise PalaisError(f"batch: {self.batch} is outside 1..65536")
-        if not 0 < self.learning_rate <= 1:
-            raise PalaisError(f"learning rate: {self.learning_rate} is outside (0, 1]")
-        if not 0 <= self.weight_decay <= 1:
-            raise PalaisError(f"weight decay: {self.weight_decay} is outside 0..1")
+        check_settings(self.epochs, self.batch, self.learning_rate, self.weight_decay)
         return self
 
 
@@ -279,24 +322,14 @@ def fit(x: np.ndarray, y: np.ndarray, games: np.ndarray, options: FitOptions, pr
         held = np.zeros(len(x), bool)
     xt, yt, xv, yv = x[~held], y[~held], x[held], y[held]
     w = initial_weights(options.hidden, rng)
-    m = {k: np.zeros_like(v) for k, v in w.items()}
-    v2 = {k: np.zeros_like(v) for k, v in w.items()}
-    beta1, beta2, eps, step = 0.9, 0.999, 1e-8, 0
+    adam = Adam(w, options.learning_rate, options.weight_decay, [k for k in ARRAY_NAMES if k.startswith("w")])
     curve = []
     best, best_loss = None, None
     for epoch in range(1, options.epochs + 1):
         order = rng.permutation(len(xt))
         for start in range(0, len(order), options.batch):
             batch = order[start:start + options.batch]
-            grads = gradients(w, xt[batch], yt[batch])
-            step += 1
-            for k in ARRAY_NAMES:
-                g = grads[k] + (options.weight_decay * w[k] if k.startswith("w") else 0)
-                m[k] = beta1 * m[k] + (1 - beta1) * g
-                v2[k] = beta2 * v2[k] + (1 - beta2) * g * g
-                mhat = m[k] / (1 - beta1 ** step)
-                vhat = v2[k] / (1 - beta2 ** step)
-                w[k] = (w[k] - options.learning_rate * mhat / (np.sqrt(vhat) + eps)).astype(np.float32)
+            adam.update(w, gradients(w, xt[batch], yt[batch]))
         point = {"epoch": epoch, "train": log_loss(w, xt, yt),
                  "validation": log_loss(w, xv, yv) if len(xv) else None}
         if point["validation"] is None or best_loss is None or point["validation"] < best_loss:
@@ -360,6 +393,34 @@ def match(new_weights: str, current: str, deals: int, players: int, iterations: 
     learned = PRESETS["learned"]
     new = {**learned, "value_weights": str(new_weights)}
     old = {**learned, "leaf_eval": "heuristic"} if current == "heuristic" else {**learned, "value_weights": str(current)}
+    return play_match(new, old, deals, players, iterations, seed, progress, backend, concurrency, ray_address)
+
+
+def policy_opponent(current: str) -> dict:
+    """The search the policy candidate must beat: "uniform" the same PUCT search with 1/n
+    priors, "uct" the default search (UCB1, no priors), or PUCT with the weights file
+    `current` ("" = the shipped one)."""
+    if current == "uct":
+        return {}
+    return {"selection": "puct", "policy_weights": current}
+
+
+def policy_match(candidate: str, current: str, deals: int, players: int, iterations: int,
+                 seed: int, progress=None, backend: str = "local", concurrency: int = 1,
+                 ray_address: str | None = None) -> Match:
+    """The default search with PUCT on the candidate policy (selection=puct,
+    policy_weights=candidate) in one seat against policy_opponent(current) in the others,
+    each deal once per seat, as the value's match."""
+    new = {"selection": "puct", "policy_weights": str(candidate)}
+    return play_match(new, policy_opponent(current), deals, players, iterations, seed, progress,
+                      backend, concurrency, ray_address)
+
+
+def play_match(new: dict, old: dict, deals: int, players: int, iterations: int, seed: int,
+               progress=None, backend: str = "local", concurrency: int = 1,
+               ray_address: str | None = None) -> Match:
+    """The params `new` in one seat against `old` in the others over `deals` deals, each once
+    per seat, at `iterations` per search; the games run `concurrency` at once on `backend`."""
     tasks = [(d * players + a_seat, new, old, seed * 7919 + d, a_seat, players, iterations)
              for d in range(deals) for a_seat in range(players)]
     returns = {}
@@ -381,6 +442,14 @@ def write_fit(folder: Path, arrays: dict, curve: list) -> Path:
     save_weights(path, arrays)
     write_text_atomic(Path(folder) / "curve.json", json.dumps(curve, indent=1) + "\n")
     return path
+
+
+def write_policy_fit(folder: Path, arrays: dict, curve: list) -> tuple[Path, str]:
+    """The policy candidate and its curve beside the value's; (path, digest)."""
+    path = Path(folder) / "policy-candidate.npz"
+    digest = save_policy_weights(path, arrays)
+    write_text_atomic(Path(folder) / "policy-curve.json", json.dumps(curve, indent=1) + "\n")
+    return path, digest
 
 
 def plot_curve(curve: list, path: str) -> None:

@@ -12,28 +12,24 @@ identity is the short sha256 of the file's bytes (`id name`, bench output).
 
 from __future__ import annotations
 
-import hashlib
-import io
-import os
-import zipfile
 from pathlib import Path
 
 import numpy as np
 
 from common.atomic_write import write_bytes_atomic
-from common.files import read_file_bytes
 from engine.errors import PalaisError
 from engine.features import FEATURE_SIZE
 
 from ._value import ValueModel
 from .kernel import kernel_name
+from .weights_file import check_names_and_types, check_shapes_and_values, digest_of, load_once, npz_arrays
+from .weights_file import npz_bytes as weights_npz_bytes
 
 SHIPPED_WEIGHTS = Path(__file__).resolve().parent / "data" / "value.npz"
 MAX_HIDDEN = 256                       # search/_value.pxd's MAX_HIDDEN
 MAX_WEIGHTS_BYTES = 2 * 1024 * 1024
 MAX_UNPACKED_BYTES = 4 * 1024 * 1024
 ARRAY_NAMES = ("w1", "b1", "w2", "b2", "w3", "b3")
-DIGEST_CHARS = 12
 
 _loaded: dict = {}                     # (path, inode, size, mtime_ns) -> ValueModel: one load per process
 
@@ -49,49 +45,20 @@ def expected_shapes(h1: int, h2: int) -> dict:
 
 def check_arrays(arrays: dict, label: str) -> dict:
     """`arrays` if they are a value model's weights, else PalaisError("label: why")."""
-    names = sorted(arrays)
-    if names != sorted(ARRAY_NAMES):
-        raise PalaisError(f"{label}: expected the arrays {', '.join(ARRAY_NAMES)}, found {', '.join(names) or 'none'}")
-    for name in ARRAY_NAMES:
-        if arrays[name].dtype != np.float32:
-            raise PalaisError(f"{label}: array {name} is {arrays[name].dtype}, expected float32")
+    check_names_and_types(arrays, ARRAY_NAMES, label)
     b1, b2 = arrays["b1"], arrays["b2"]
     if b1.ndim != 1 or b2.ndim != 1:
         raise PalaisError(f"{label}: b1 and b2 must be vectors")
     h1, h2 = b1.shape[0], b2.shape[0]
     if not (1 <= h1 <= MAX_HIDDEN and 1 <= h2 <= MAX_HIDDEN):
         raise PalaisError(f"{label}: hidden layers of {h1} and {h2} units; each must be 1..{MAX_HIDDEN}")
-    for name, shape in expected_shapes(h1, h2).items():
-        if arrays[name].shape != shape:
-            raise PalaisError(f"{label}: array {name} has shape {arrays[name].shape}, expected {shape}")
-        if not np.all(np.isfinite(arrays[name])):
-            raise PalaisError(f"{label}: array {name} holds a value that is not finite")
+    check_shapes_and_values(arrays, expected_shapes(h1, h2), label)
     return arrays
 
 
 def arrays_from_bytes(data: bytes, label: str) -> dict:
     """The checked arrays of a weights file's bytes."""
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            unpacked = sum(info.file_size for info in archive.infolist())
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError):
-        raise PalaisError(f"{label}: not a numpy .npz file") from None
-    if unpacked > MAX_UNPACKED_BYTES:
-        raise PalaisError(f"{label}: unpacks to {unpacked} bytes, more than the {MAX_UNPACKED_BYTES} "
-                          "a weights file may hold")
-    arrays, name = {}, None
-    try:
-        with np.load(io.BytesIO(data), allow_pickle=False) as npz:
-            for name in npz.files:
-                arrays[name] = npz[name]
-    except Exception as exc:      # numpy's many ways of refusing a crafted archive
-        where = f"array {name} is unreadable" if name else "not a readable numpy .npz file"
-        raise PalaisError(f"{label}: {where} ({type(exc).__name__}: {exc})") from None
-    return check_arrays(arrays, label)
-
-
-def digest_of(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()[:DIGEST_CHARS]
+    return check_arrays(npz_arrays(data, label, MAX_UNPACKED_BYTES), label)
 
 
 def load_value_model(value_weights: str = "") -> ValueModel:
@@ -99,20 +66,11 @@ def load_value_model(value_weights: str = "") -> ValueModel:
     loaded once per process and file version. PalaisError naming the file if it is unusable."""
     kernel_name()                      # PALAIS_KERNEL must be usable before a value search
     path = weights_path(value_weights)
-    label = f"value weights {path}"
-    try:
-        info = os.stat(path)
-        key = (str(path.resolve()), info.st_ino, info.st_size, info.st_mtime_ns)
-    except OSError:
-        key = None
-    if key is not None and key in _loaded:
-        return _loaded[key]
-    data = read_file_bytes(path, "value weights file", limit=MAX_WEIGHTS_BYTES)
-    arrays = arrays_from_bytes(data, label)
-    model = ValueModel(*(arrays[name] for name in ARRAY_NAMES), digest=digest_of(data), source=str(path))
-    if key is not None:
-        _loaded[key] = model
-    return model
+
+    def build(data):
+        arrays = arrays_from_bytes(data, f"value weights {path}")
+        return ValueModel(*(arrays[name] for name in ARRAY_NAMES), digest=digest_of(data), source=str(path))
+    return load_once(_loaded, path, "value weights file", MAX_WEIGHTS_BYTES, build)
 
 
 def save_weights(path, arrays: dict) -> str:
@@ -124,16 +82,8 @@ def save_weights(path, arrays: dict) -> str:
 
 
 def npz_bytes(arrays: dict) -> bytes:
-    """A compressed .npz of `arrays` whose bytes depend only on the arrays (numpy's own savez
-    stamps the time into the archive, which would change the digest of equal weights)."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-        for name in ARRAY_NAMES:
-            entry = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
-            entry.compress_type = zipfile.ZIP_DEFLATED
-            with archive.open(entry, "w") as handle:
-                np.lib.format.write_array(handle, np.ascontiguousarray(arrays[name]), allow_pickle=False)
-    return buffer.getvalue()
+    """The weights file's bytes of `arrays` (search/weights_file.py: the same arrays, the same bytes)."""
+    return weights_npz_bytes(arrays, ARRAY_NAMES)
 
 
 def numpy_values(arrays: dict, features: np.ndarray) -> np.ndarray:

@@ -7,6 +7,7 @@ import random
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -326,6 +327,7 @@ ADVERTISED = [("Selection", v) for v in ("uct", "puct", "gumbel")] + [
 def test_every_advertised_value_of_the_new_options_answers_a_bestmove():
     import importlib.util
     learned = importlib.util.find_spec("search.policy") is not None
+    SHIPPED_POLICY = Path(__file__).resolve().parent.parent / "search" / "data" / "policy.npz"
     engine = subprocess.Popen([sys.executable, "-m", "protocol.cli"], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, text=True, bufsize=1)
     guard = threading.Timer(240, engine.kill)          # a hang fails the test instead of blocking it
@@ -354,6 +356,10 @@ def test_every_advertised_value_of_the_new_options_answers_a_bestmove():
                 assert errors == ["info string error: option Policy Weights: policy weights (the shipped "
                                   "file): this build has no learned policy head (search/policy.py); use "
                                   "policy_weights=uniform"]
+            elif name == "Policy Weights" and value == "<empty>" and not SHIPPED_POLICY.exists():
+                # the head is built but no weights are shipped until a match says they win
+                assert errors == [f"info string error: option Policy Weights: {SHIPPED_POLICY}: "
+                                  "no such policy weights file"]
             else:
                 assert errors == [], (name, value, errors)
             ask("setoption name Selection value uct", "setoption name Policy Weights value uniform",

@@ -108,10 +108,11 @@ def test_palais_train_plays_the_same_games_as_ray_tasks(tmp_path, local_ray):
                                 + ["--backend", "ray", "--concurrency", "2"])
     assert here.exit_code == 0, here.output
     assert on_ray.exit_code == 0, on_ray.output
-    for name in ("games.jsonl", "samples.f32", "candidate.npz"):
+    for name in ("games.jsonl", "samples.f32", "candidate.npz", "policy.f32", "policy-candidate.npz"):
         assert (tmp_path / "ray" / name).read_bytes() == (tmp_path / "here" / name).read_bytes()
-    score = [line for line in here.output.splitlines() if "new weights score" in line]
-    assert score and score[0] in on_ray.output
+    for match in ("new weights score", "policy: PUCT on the candidate score"):
+        score = [line for line in here.output.splitlines() if line.startswith(match)]
+        assert score and score[0] in on_ray.output
 
 
 # What a local instance started for a run exposes (jobs/backends.py, docs/tournament.md).

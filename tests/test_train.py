@@ -69,7 +69,7 @@ def test_games_played_at_once_in_processes_are_the_games_played_one_by_one(tmp_p
     assert generate(pool, 2, concurrency=2) == 2
     assert generate(RunFolder(tmp_path / "pool", TINY), 5, concurrency=3) == 3
     assert generate(one, 5) == 2
-    for name in ("games.jsonl", "samples.f32"):
+    for name in ("games.jsonl", "samples.f32", "policy.f32"):
         assert (tmp_path / "pool" / name).read_bytes() == (tmp_path / "one" / name).read_bytes()
     assert [g["index"] for g in pool.games] == [0, 1]       # the folder object read at its opening
 
