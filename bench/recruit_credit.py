@@ -151,8 +151,9 @@ def summary(pairs) -> dict:
 
 def read_decisions(path: str) -> list:
     """[(state, action, worth)] from a --write FILE; PalaisError naming the file if unusable."""
+    text = read_text_file(path, "recruit-credit file")     # its own one-line error
     try:
-        stored = json.loads(read_text_file(path, "recruit-credit file"))
+        stored = json.loads(text)
         return [(state_from_position(d["position"]), int(d["action"]), float(d["worth"]))
                 for d in stored["decisions"]]
     except (ValueError, KeyError, TypeError) as exc:
