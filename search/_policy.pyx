@@ -221,11 +221,11 @@ cdef void estimate_v26(const GameState* s, double* out) noexcept nogil:
 
 
 # The playout evaluation. Why the v26 one was replaced (bench/recruit_credit.py, 4 players,
-# positions of games of the default): it valued a gold piece like half to two thirds of a
-# servant in a working room, where full heuristic playouts from the same positions, with one
-# gold piece or one servant added, measure a servant there at 5-10 gold. So it paid for gold
-# piled up, and counted a recruit (gold and seals turned into a tile) as hardly a gain or as a
-# large one by accident: its credit for a recruit tracked the recruit's measured worth
+# positions of games of the v26 search): it valued a gold piece at a third to two thirds of a
+# servant on STAIRS, in KING, MADAME or OFFICE, where full heuristic playouts from the same
+# positions, with one gold piece or one servant added, measure a servant there at 5-12 gold.
+# So it paid for gold piled up, and counted a recruit (gold and seals turned into a tile) as
+# hardly a gain or as a large one by accident: its credit for a recruit tracked the recruit's measured worth
 # (recruiting now against not this turn) at a correlation of 0.24, 6.1 VP off on average. It
 # also took park majorities at their face value while most of the park is still to be filled
 # (a border tile's servant gained 8 VP that the end rarely keeps), and gave a noble's
@@ -241,6 +241,11 @@ cdef void estimate_v26(const GameState* s, double* out) noexcept nogil:
 # it scores now with slope 0.34 early, 0.97 in the last round).
 # Measured on 257 recruit decisions: credit against worth off by 3.9 VP on average, correlated
 # 0.53; seats' differences in final score (mean of playouts) correlated 0.86 against 0.77.
+# The weights are the measured ones rounded, in three regimes (whole game left, no tile left
+# above the trigger, last round), except: PARADE and the GATE get 0 (the playouts measured a
+# servant on PARADE below one in the play area early, the rollout policy's own way of emptying
+# its play area onto the GATE, which a search should not learn to avoid); KING and MADAME
+# share one weight (measured 1.4-2.1 and 1.2-2.1 VP).
 # Rooms in their index order: GATE PARADE STAIRS MINT KING MADAME OFFICE BACKDOOR CARDINAL.
 cdef double ROOM_EARLY[9]     # a servant there, rather than in the play area, with the whole game left
 cdef double ROOM_MID[9]       # ... with no tile left above the end trigger (the last rounds)
