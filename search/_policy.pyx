@@ -21,7 +21,7 @@ from engine._state cimport (
     LEGAL_BUF, N_R, N_C, MAX_P,
     GATE, PARADE, STAIRS, MINT, KING, MADAME, OFFICE, BACKDOOR, CARDINAL,
     C_GOLD, C_MOVES, C_GUARDS, C_KINGSEAL, C_MADAMESEAL, C_LETTER, C_INTRIGUE, C_FOOTMAN, C_HONOUR,
-    P_NONE, P_INCOME, P_SUPPLY,
+    P_NONE, P_INCOME, P_SUPPLY, P_FAVOUR, N_PRIV,
     A_ROOM, A_GATE, A_MOVE, A_RECRUIT, A_PLAY, A_TAKE, A_CONTINUE, A_END, A_DECLINE,
     S_SETUP, S_STEP1, S_SOURCE, S_MOVES, S_KING_BONUS, S_MADAME_BONUS, S_RECRUIT, S_DRAW,
     S_WINDOW1, S_WINDOW2, S_WINDOW3, S_WINDOW4, S_WINDOW5, S_GAME_OVER,
@@ -171,10 +171,39 @@ cdef int policy_action(int policy, const GameState* s, Rng* rng, int* buf) noexc
     return random_action(s, rng, buf)
 
 
-# Expected final scores from here: the score if the game ended now, plus what the seat's
-# engine should still earn (gold and seals turn into tiles, roughly 1 VP per 2.5 gold; a
-# servant in a working room is worth a little), scaled by how much of the game is left.
-cdef void estimate_scores(const GameState* s, double* out) noexcept nogil:
+# Which static evaluation estimate_scores computes, by its index in STATIC_EVALS: 0 playout
+# (weights measured against heuristic playouts; the default), 1 v26 (the hand-set weights
+# before issue 27's item 4). The C loop of search/_ismcts.pyx has no argument for it, so it is
+# a thread-local switch: a search sets it for its own thread around its work
+# (search/evaluation.py, from the `static_eval` knob), and searches in other threads never
+# see each other's choice.
+cdef extern from *:
+    """
+    #if defined(_MSC_VER)
+    #define PALAIS_THREAD_LOCAL __declspec(thread)
+    #else
+    #define PALAIS_THREAD_LOCAL __thread
+    #endif
+    static PALAIS_THREAD_LOCAL int palais_static_eval = 0;
+    """
+    int palais_static_eval
+
+STATIC_EVALS = ("playout", "v26")
+
+
+def use_static_eval(str name):
+    """Make `name` (one of STATIC_EVALS) the static evaluation of this thread's searches and
+    estimated_scores; returns the previous one."""
+    global palais_static_eval
+    previous = STATIC_EVALS[palais_static_eval]
+    palais_static_eval = STATIC_EVALS.index(name)      # ValueError for an unknown name
+    return previous
+
+
+# The v26 evaluation: the score if the game ended now, plus what the seat's engine should
+# still earn (gold and seals turn into tiles, roughly 1 VP per 2.5 gold; a servant in a
+# working room is worth a little), scaled by how much of the game is left.
+cdef void estimate_v26(const GameState* s, double* out) noexcept nogil:
     cdef int now[MAX_P]
     cdef int p, sq, tiles = 0
     cdef double left, economy
@@ -189,6 +218,100 @@ cdef void estimate_scores(const GameState* s, double* out) noexcept nogil:
         economy = (0.4 * s.gold[p] + 1.2 * s.rooms[p][OFFICE] + 0.8 * (s.rooms[p][KING] + s.rooms[p][MADAME])
                    + 0.6 * (s.rooms[p][STAIRS] + s.rooms[p][PARADE] + s.rooms[p][MINT]))
         out[p] = now[p] + economy * (0.3 + left)
+
+
+# The playout evaluation. Why the v26 one was replaced (bench/recruit_credit.py, 4 players,
+# positions of games of the v26 search): it valued a gold piece at a third to two thirds of a
+# servant on STAIRS, in KING, MADAME or OFFICE, where full heuristic playouts from the same
+# positions, with one gold piece or one servant added, measure a servant there at 5-12 gold.
+# So it paid for gold piled up, and counted a recruit (gold and seals turned into a tile) as
+# hardly a gain or as a large one by accident: its credit for a recruit tracked the recruit's measured worth
+# (recruiting now against not this turn) at a correlation of 0.24, 6.1 VP off on average. It
+# also took park majorities at their face value while most of the park is still to be filled
+# (a border tile's servant gained 8 VP that the end rarely keeps), and gave a noble's
+# privilege nothing.
+# Here each unit of the economy is worth what the playouts measured it to add to the seat's
+# final score (interpolated between the game's start and its end by the share of tiles left):
+# gold; a servant in each room (on top of what any servant in the castle or the play area is
+# worth); a permanent privilege as the servant in the room it stands in for (INCOME(g) as g in
+# the MINT, FAVOUR as 2 on the CARDINAL). In the last round a seat's economy counts only while
+# its last turn is still to be played, at the last round's (smaller) weights. A seat's park
+# points count in proportion to how full the park will be: shrunk towards the seats' mean by
+# 0.7 x the share of tiles left (measured: what the park scores at the end regresses on what
+# it scores now with slope 0.34 early, 0.97 in the last round).
+# Measured on 257 recruit decisions: credit against worth off by 3.9 VP on average, correlated
+# 0.53; seats' differences in final score (mean of playouts) correlated 0.86 against 0.77.
+# The weights are the measured ones rounded, in three regimes (whole game left, no tile left
+# above the trigger, last round), except: PARADE and the GATE get 0 (the playouts measured a
+# servant on PARADE below one in the play area early, the rollout policy's own way of emptying
+# its play area onto the GATE, which a search should not learn to avoid); KING and MADAME
+# share one weight (measured 1.4-2.1 and 1.2-2.1 VP).
+# Rooms in their index order: GATE PARADE STAIRS MINT KING MADAME OFFICE BACKDOOR CARDINAL.
+cdef double ROOM_EARLY[9]     # a servant there, rather than in the play area, with the whole game left
+cdef double ROOM_MID[9]       # ... with no tile left above the end trigger (the last rounds)
+cdef double ROOM_LAST[9]      # ... in the last round, the seat's last turn to come
+ROOM_EARLY[:] = [0.0, 0.0, 2.8, 1.5, 2.0, 2.0, 3.0, 2.1, 1.3]
+ROOM_MID[:] = [0.0, 0.0, 2.5, 0.5, 1.8, 1.8, 2.2, 0.8, 0.7]
+ROOM_LAST[:] = [0.0, 0.0, 1.1, 0.0, 1.0, 1.0, 1.0, 0.2, 0.2]
+cdef double SERVANT_EARLY = 1.8, SERVANT_MID = 0.2     # any servant in the castle or the play area
+cdef double GOLD_EARLY = 0.4, GOLD_MID = 0.2, GOLD_LAST = 0.19
+cdef double PARK_SHRINK = 0.7
+# The room each permanent privilege stands in for (-1: none), by privilege index.
+cdef int PRIV_ROOM[N_PRIV]
+PRIV_ROOM[:] = [-1, MINT, -1, STAIRS, PARADE, KING, MADAME, OFFICE, BACKDOOR, CARDINAL]
+
+
+cdef void estimate_playout(const GameState* s, double* out) noexcept nogil:
+    cdef int now[MAX_P]
+    cdef double park[MAX_P]
+    cdef double eq[N_R]
+    cdef int p, r, t, sq, tiles = 0, n = s.n_players, held
+    cdef double left, mean_park = 0.0, economy, w, servant, gold
+    final_scores(s, now)
+    for sq in range(36):
+        if s.tile_at[sq] >= 0:
+            tiles += 1
+    left = (tiles - s.rules.end_trigger_tiles) / 24.0
+    left = 0.0 if left < 0.0 else (1.0 if left > 1.0 else left)
+    for p in range(n):          # the park's part of the score now: the rest are tiles and cards
+        held = s.rules.honour_vp * s.honours[p] + (s.hand_size[p] if s.hand_size[p] < s.rules.hand_vp_cap
+                                                   else s.rules.hand_vp_cap)
+        for t in range(s.rules.n_tiles):
+            if s.owner[t] == p:
+                held += s.rules.tile_vp[t]
+        park[p] = now[p] - held
+        mean_park += park[p] / n
+    for p in range(n):
+        out[p] = now[p] - PARK_SHRINK * left * (park[p] - mean_park)
+        if s.stage == S_GAME_OVER or (s.last_round and p < s.to_move):
+            continue            # no turn left: gold and servants score nothing more
+        for r in range(N_R):
+            eq[r] = s.rooms[p][r]
+        for t in range(1, N_PRIV):
+            if PRIV_ROOM[t] >= 0:
+                eq[PRIV_ROOM[t]] += (2 * s.priv[p][t]) if t == P_FAVOUR else s.priv[p][t]
+        economy = 0.0
+        if s.last_round:
+            for r in range(N_R):
+                economy += ROOM_LAST[r] * eq[r]
+            economy += GOLD_LAST * s.gold[p]
+        else:
+            servant = s.area[p]
+            for r in range(N_R):
+                w = ROOM_MID[r] + (ROOM_EARLY[r] - ROOM_MID[r]) * left
+                economy += w * eq[r]
+                servant += s.rooms[p][r]
+            economy += (SERVANT_MID + (SERVANT_EARLY - SERVANT_MID) * left) * servant
+            economy += (GOLD_MID + (GOLD_EARLY - GOLD_MID) * left) * s.gold[p]
+        out[p] += economy
+
+
+# Expected final scores from here, by the evaluation this thread's search chose.
+cdef void estimate_scores(const GameState* s, double* out) noexcept nogil:
+    if palais_static_eval == 1:
+        estimate_v26(s, out)
+    else:
+        estimate_playout(s, out)
 
 
 # Reward vector from estimated scores: a softmax of the scores over `temperature` (VP), so a
@@ -229,11 +352,17 @@ def policy_playout(state, policies, rng, int until_round=0):
     return steps
 
 
-def estimated_scores(state):
-    """The static evaluation's expected final score per seat for an engine State."""
+def estimated_scores(state, str model=""):
+    """The static evaluation's expected final score per seat for an engine State, by `model`
+    (one of STATIC_EVALS; "": the one this thread's searches use)."""
     cdef double out[MAX_P]
     cdef GameState* s = &(<State>state).st
-    estimate_scores(s, out)
+    previous = use_static_eval(model) if model else None
+    try:
+        estimate_scores(s, out)
+    finally:
+        if previous is not None:
+            use_static_eval(previous)
     return [out[p] for p in range(s.n_players)]
 
 

@@ -14,6 +14,7 @@ from engine.views import view_for
 
 from ._ismcts import TreeSearch
 from ._policy import estimated_scores, finish_turn
+from .evaluation import static_eval_of
 from .mcts import continue_turn, new_tree
 from .params import SearchLimits, SearchParams
 from .player import BasePlayer
@@ -66,7 +67,8 @@ class GreedyPlayer(BasePlayer):
             after.apply(action)
             if after.to_move == seat and not after.is_terminal():
                 finish_turn(after, Rng(self.params.seed * 7919 + self._searches))
-            scores = estimated_scores(after) if not after.is_terminal() else after.scores()
+            scores = (estimated_scores(after, self.params.static_eval) if not after.is_terminal()
+                      else after.scores())
             margin = scores[seat] - max(s for q, s in enumerate(scores) if q != seat)
             scored.append((margin, -action, action, scores))
         scored.sort(reverse=True)
@@ -95,7 +97,7 @@ class PIMCSearch(BasePlayer):
         seat = state.to_move if seat is None else seat
         seed = self.params.seed + 0x9E37 * self._searches
         self._searches += 1
-        with self._stop:
+        with self._stop, static_eval_of(self.params):
             return self._search(state, seat, limits, callback, top_k, seed)
 
     def _search(self, state, seat, limits, callback, top_k, seed) -> SearchResult:

@@ -25,6 +25,7 @@ UNIFORM_PRIORS = "uniform"
 # The selection values under which a search uses priors (and may load policy weights).
 USES_PRIORS = ("puct", "gumbel")
 LEAF_EVALS = ("auto", "heuristic", "value")
+STATIC_EVALS = ("playout", "v26")         # search/_policy.pyx STATIC_EVALS, the same order
 # leaf_eval=auto: the player counts at which the shipped value model was measured to beat
 # full heuristic rollouts (docs/train.md: 2, 3 and 4 players since the weights trained on
 # 3,100 self-play games; the earlier ones, on 900, only scored the equal share with 4); and
@@ -153,6 +154,8 @@ class SearchParams:
                               pri="Value Weights")
     eval_temperature: float = knob(8.0, "VP scale of the softmax that turns estimated scores into rewards",
                                    low=0, low_open=True)
+    static_eval: str = knob("playout", "the static evaluation (expected final scores: the margin reward, reward=adaptive's switch, a rollout's cutoff with leaf_eval=heuristic): playout (each unit of the economy worth what heuristic playouts measured it to add: search/_policy.pyx) | v26 (the hand-set weights before)",
+                            choices=STATIC_EVALS)
     reward: str = knob("adaptive", "win: 1 shared among the winners | margin: blended with the VP margin over the best other seat | dynamic: the margin centred on the static evaluation's expectation | adaptive: win, or margin once the static evaluation says the win is decided",
                        choices=REWARDS)
     margin_weight: float = knob(0.5, "with reward=margin/dynamic: the weight of the margin part",
@@ -224,7 +227,7 @@ PRESETS = {
                 "leaf_eval": "heuristic"},
     "heuristic": {"leaf_eval": "heuristic"},
     "learned": {"leaf_eval": "value"},
-    "v26": {"hash_mb": 64, "decision_share": 0.0},
+    "v26": {"hash_mb": 64, "decision_share": 0.0, "static_eval": "v26"},
 }
 
 
