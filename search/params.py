@@ -164,7 +164,7 @@ class SearchParams:
                                low=0, low_open=True, high=1000)
     first_play: str = knob("policy", "which untried action a node tries first: policy (the rollout policy's choice, then random) | random",
                            choices=FIRST_PLAYS)
-    selection: str = knob("uct", "how the tree picks an edge: uct (UCB1 on the edge's mean reward and availability) | puct (the mean reward plus prior_c x the policy's prior, AlphaZero-style) | gumbel (PUCT below a root that samples gumbel_k actions by Gumbel-top-k and shares the budget among them by sequential halving: docs/search.md)",
+    selection: str = knob("puct", "how the tree picks an edge: uct (UCB1 on the edge's mean reward and availability) | puct (the mean reward plus prior_c x the policy's prior, AlphaZero-style) | gumbel (PUCT below a root that samples gumbel_k actions by Gumbel-top-k and shares the budget among them by sequential halving: docs/search.md)",
                           choices=SELECTIONS, pri="Selection")
     prior_c: float = knob(1.0, "with selection=puct/gumbel: the PUCT constant c of Q + c P sqrt(avail) / (1 + N) (rewards are in [0, 1])",
                           low=0, high=100, pri="Prior C")
@@ -220,14 +220,17 @@ KNOBS = tuple(Knob(name=f.name, **f.metadata["knob"]) for f in fields(SearchPara
 # learned value; "heuristic" today's defaults with full heuristic rollouts at every player
 # count (no learned value); "learned" the learned value model at a short rollout's cutoff at
 # every player count (docs/train.md; `palais-engine --weights`); "v26" the defaults the
-# session of issue 27's items 2, 4 and 5 started from (the old value of every default it changed).
+# session of issue 27's items 2, 4 and 5 started from (the old value of every default it changed);
+# "v27" the defaults the next session (issue 27's items 3 and 4: PUCT, the playout evaluation)
+# started from.
 PRESETS = {
     "current": {},
     "classic": {"reward": "win", "margin_scale": 8.0, "reuse_tree": False, "decision_share": 0.0,
-                "leaf_eval": "heuristic"},
+                "leaf_eval": "heuristic", "static_eval": "v26", "selection": "uct"},
     "heuristic": {"leaf_eval": "heuristic"},
     "learned": {"leaf_eval": "value"},
-    "v26": {"hash_mb": 64, "decision_share": 0.0, "static_eval": "v26"},
+    "v26": {"hash_mb": 64, "decision_share": 0.0, "static_eval": "v26", "selection": "uct"},
+    "v27": {"static_eval": "v26", "selection": "uct"},
 }
 
 

@@ -464,7 +464,7 @@ def test_an_in_process_seat_takes_search_parameters_after_a_colon():
     from play.seats import InProcessSeat, open_seat, parse_seat
     spec = parse_seat("ismcts:preset=v26,exploration=0.5")
     assert spec.kind == "ismcts" and spec.label == "ismcts"
-    assert dict(spec.params) == {"hash_mb": 64, "decision_share": 0.0, "static_eval": "v26", "exploration": 0.5}
+    assert dict(spec.params) == {"hash_mb": 64, "decision_share": 0.0, "static_eval": "v26", "selection": "uct", "exploration": 0.5}
     seat = open_seat(spec, SearchLimits(iterations=50), 4)
     try:
         assert isinstance(seat, InProcessSeat)

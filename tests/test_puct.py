@@ -106,7 +106,7 @@ def test_a_puct_search_fills_uniform_priors_and_keeps_a_consistent_tree():
     assert result.best_turn and result.best_turn[0] in state.legal_actions()
 
 
-def test_the_default_selection_is_uct_and_puct_searches_differently():
+def test_the_default_selection_is_puct_and_uct_searches_differently():
     state = midgame(2, 8, 4)
 
     def visits(**changes):
@@ -114,9 +114,9 @@ def test_the_default_selection_is_uct_and_puct_searches_differently():
         search.search(state, limits=SearchLimits(iterations=800))
         return [e.visits for e in search.last_tree.node_edges(search.last_tree.key_for(state))]
 
-    assert SearchParams().selection == "uct"
-    assert visits() == visits(selection="uct") == visits(selection="uct", prior_c=7.0, gumbel_k=2)
-    assert visits(selection="puct") != visits()
+    assert SearchParams().selection == "puct"
+    assert visits() == visits(selection="puct") != visits(selection="uct")
+    assert visits(selection="uct") == visits(selection="uct", prior_c=7.0, gumbel_k=2)   # uct reads neither
     assert visits(selection="puct", prior_c=0.2) != visits(selection="puct", prior_c=5.0)
     assert TreeSearch.bytes_per_node() < TreeSearch.bytes_per_node(True)    # priors only cost puct/gumbel
 

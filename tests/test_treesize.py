@@ -25,7 +25,8 @@ def test_the_default_hash_is_auto_and_v26_keeps_the_old_64_mib():
 
 
 def test_an_auto_tree_is_sized_from_the_budget_within_the_floor_and_the_machines_cap():
-    auto, per_node = SearchParams(), TreeSearch.bytes_per_node()
+    auto = SearchParams()
+    per_node = TreeSearch.bytes_per_node(auto.selection != "uct")     # the default, puct, keeps priors
     cap = tree_memory_cap_mb(1)
     want = -(-AUTO_ROOM * 400_000 * per_node // MIB)          # 4 s at 100,000 iterations/s
     assert tree_mb(auto, SearchLimits(time_ms=4000), 100_000) == min(cap, want)
@@ -58,7 +59,7 @@ def test_a_timed_search_measures_its_rate_and_sizes_the_next_tree_from_it():
     second = searcher.search(state, limits=SearchLimits(time_ms=100))
     assert not second.stats["full"]
     mb = tree_mb(searcher.params, SearchLimits(time_ms=100), searcher.iterations_per_s)
-    assert second.stats["node_capacity"] == mb * MIB // TreeSearch.bytes_per_node()
+    assert second.stats["node_capacity"] == mb * MIB // TreeSearch.bytes_per_node(True)   # puct: with priors
 
 
 def test_pimc_runs_with_an_auto_hash():

@@ -12,7 +12,7 @@
 < option name Rollout Turns type spin default -1 min -1 max 1000
 < option name Leaf Eval type combo default auto var auto var heuristic var value
 < option name Value Weights type string default <empty>
-< option name Selection type combo default uct var uct var puct var gumbel
+< option name Selection type combo default puct var uct var puct var gumbel
 < option name Prior C type string default 1.0
 < option name Policy Weights type string default uniform
 < option name Gumbel K type spin default 16 min 1 max 96
