@@ -11,13 +11,17 @@ also prints the weights' digest, the value kernel in use (PALAIS_KERNEL=portable
 portable one), the cost of one value evaluation (one seat) in ns and the cost per seat of a
 reward vector of every seat (what the search pays at a cutoff), and the row
 `value eval: <digest> <ns> ns per evaluation, <N> iterations/s` (<ns>: one seat alone).
+With --params NAME=VALUE,... (repeatable) it measures each setting (bench/tune.py's search
+parameters, e.g. `--params preset=v27 --params selection=puct`), position by position and
+setting after setting, so a noisy machine slows them alike, and prints each setting's rates
+and its ratio to the first one's; the last line is the first setting's.
 With --fill it instead searches one position per player count with the default parameters
 in a tree of --hash-mb MiB (give 64: the fixed default before Hash auto) until the tree is
 full, and prints the bytes a node provisions and uses, the iterations per second and the
 seconds until the tree was full; then the tree an auto Hash gives a search of 250 ms, 1 s
 and 4 s at that rate, and the seconds until it would be full at the rate nodes were made.
 Run: python bench/search.py [--iterations 50000] [--hash-mb 256] [--rollout-turns 4] [--processes 1]
-     [--leaf-eval value] [--value-weights FILE] [--fill]
+     [--leaf-eval value] [--value-weights FILE] [--params NAME=VALUE,...]... [--fill]
 """
 
 import argparse
@@ -34,7 +38,8 @@ from search._ismcts import TreeSearch
 from search.factory import make_player
 from search.mcts import new_tree
 from search.treesize import tree_mb
-from search.params import LEAF_EVALS, USES_VALUE, SearchLimits, SearchParams
+from engine.errors import PalaisError
+from search.params import LEAF_EVALS, USES_VALUE, SearchLimits, SearchParams, parse_params
 from search.positions import BENCH_POSITIONS, midgame
 from search.value import kernel_name, load_value_model
 
@@ -50,9 +55,15 @@ def main():
     parser.add_argument("--leaf-eval", choices=LEAF_EVALS, default=SearchParams().leaf_eval,
                         help="the evaluation at a rollout cutoff (value: the learned model)")
     parser.add_argument("--value-weights", default="", help="weights file for --leaf-eval value (default: shipped)")
+    parser.add_argument("--params", action="append", default=[], metavar="NAME=VALUE,...",
+                        help="a setting to measure (repeatable: each is measured, and its rate compared with the first's)")
     parser.add_argument("--fill", action="store_true",
                         help="time until a tree of --hash-mb MiB is full, and the auto Hash's trees")
     args = parser.parse_args()
+    try:
+        settings = [parse_params(text) for text in args.params] or [{}]
+    except PalaisError as exc:
+        parser.error(str(exc))
     if args.fill:
         return fill(args.hash_mb)
     if args.leaf_eval in USES_VALUE:
@@ -64,25 +75,36 @@ def main():
               f"{sum(costs) / len(costs):.0f} ns per evaluation of one seat, "
               f"{sum(per_seat) / len(per_seat):.0f} ns per seat in a reward vector of every seat")
 
-    rates = {}
-    bytes_per_node = TreeSearch.bytes_per_node()
-    print(f"{'players':>7} {'seed':>5} {'round':>5} {'iter/s':>9} {'nodes':>8} {'MiB used':>9}")
+    base = dict(algorithm="ismcts", hash_mb=args.hash_mb, rollout_turns=args.rollout_turns,
+                processes=args.processes, leaf_eval=args.leaf_eval, value_weights=args.value_weights)
+    all_rates = [{} for _ in settings]
+    print(f"{'setting':>7} {'players':>7} {'seed':>5} {'round':>5} {'iter/s':>9} {'nodes':>8} {'MiB used':>9}")
     for n, seed, round_ in BENCH_POSITIONS:
         state = midgame(n, seed, round_)
-        searcher = make_player(SearchParams(algorithm="ismcts", seed=seed, hash_mb=args.hash_mb,
-                                            rollout_turns=args.rollout_turns, processes=args.processes,
-                                            leaf_eval=args.leaf_eval, value_weights=args.value_weights))
-        t0 = time.perf_counter()
-        result = searcher.search(state, limits=SearchLimits(iterations=args.iterations))
-        elapsed = time.perf_counter() - t0
-        searcher.close()
-        used_mib = result.nodes * bytes_per_node / 2**20
-        rates.setdefault(n, []).append((result.iterations, elapsed))
-        print(f"{n:>7} {seed:>5} {round_:>5} {result.iterations / elapsed:>9.0f} {result.nodes:>8} {used_mib:>9.1f}")
+        for k, setting in enumerate(settings):
+            params = SearchParams(**{**base, **setting, "seed": seed})
+            bytes_per_node = TreeSearch.bytes_per_node(params.selection != "uct")
+            searcher = make_player(params)
+            t0 = time.perf_counter()
+            result = searcher.search(state, limits=SearchLimits(iterations=args.iterations))
+            elapsed = time.perf_counter() - t0
+            searcher.close()
+            used_mib = result.nodes * bytes_per_node / 2**20
+            all_rates[k].setdefault(n, []).append((result.iterations, elapsed))
+            print(f"{k + 1:>7} {n:>7} {seed:>5} {round_:>5} {result.iterations / elapsed:>9.0f} "
+                  f"{result.nodes:>8} {used_mib:>9.1f}")
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory of this process: {peak_mib:.0f} MiB (trees are allocated at --hash-mb each)")
-    for n, runs in sorted(rates.items()):
-        print(f"{n} players: {sum(i for i, _ in runs) / sum(t for _, t in runs):.0f} iterations/s")
+
+    def rate(runs):
+        return sum(i for i, _ in runs) / sum(t for _, t in runs)
+    for k, rates in enumerate(all_rates):
+        label = args.params[k] if args.params else "defaults"
+        for n, runs in sorted(rates.items()):
+            ratio = "" if k == 0 else f" ({rate(runs) / rate(all_rates[0][n]):.3f}x setting 1)"
+            print(f"setting {k + 1} ({label}): {n} players: {rate(runs):.0f} iterations/s{ratio}")
+    rates = all_rates[0]
+    bytes_per_node = TreeSearch.bytes_per_node(SearchParams(**{**base, **settings[0]}).selection != "uct")
     four = rates[4]
     if args.leaf_eval in USES_VALUE:
         every = [r for runs in rates.values() for r in runs]

@@ -253,8 +253,11 @@ def hint(source, moves, top, time_s, iterations, seed, show_board, as_json, comp
               help="Also write a PNG of each seat's win probability (needs matplotlib).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for programs.")
 @click.option("--components", "components_path", type=click.Path(dir_okay=False))
+@click.option("--engine", "engine_params", default="", metavar="NAME=VALUE,...",
+              help="The judging search's parameters, as `palais play --seat ismcts:...` takes them "
+                   "(e.g. preset=v27); default: the engine's defaults.")
 def analyse(record_path, time_s, iterations, seed, mistake, blunder, processes, plot_path, as_json,
-            components_path):
+            components_path, engine_params):
     """Go through a game record turn by turn: the engine's preferred turn, what each played
     turn lost, mistakes, blunders and each seat's accuracy."""
     from rich.console import Console
@@ -267,7 +270,9 @@ def analyse(record_path, time_s, iterations, seed, mistake, blunder, processes, 
     try:
         components = _components(components_path)
         rec, start = read_game(record_path, components)
-        analyser = Analyser(_limits(time_s, iterations, 10_000), seed, mistake, blunder)
+        from search.params import SearchParams, parse_params
+        judge = SearchParams(**parse_params(engine_params)) if engine_params else None
+        analyser = Analyser(_limits(time_s, iterations, 10_000), seed, mistake, blunder, params=judge)
         if plot_path:
             import importlib.util
             if importlib.util.find_spec("matplotlib") is None:
@@ -360,7 +365,7 @@ def _fit_policy(runs, options, folder):
 @click.option("--policy-q-scale", type=click.FloatRange(0, 1000, min_open=True), default=20.0, show_default=True)
 @click.option("--policy-current", default="uniform", show_default=True, metavar="FILE|uniform|uct",
               help="The search the policy candidate must beat: PUCT with 1/n priors (uniform), the "
-                   "default UCT search (uct), or PUCT with a policy weights file.")
+                   "same search with UCB1 selection (uct), or PUCT with a policy weights file.")
 @click.option("--policy-out", "policy_out", type=click.Path(dir_okay=False),
               help="Where a kept policy goes [RUN/policy.npz].")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
