@@ -166,9 +166,9 @@ class SearchParams:
                            choices=FIRST_PLAYS)
     selection: str = knob("puct", "how the tree picks an edge: uct (UCB1 on the edge's mean reward and availability) | puct (the mean reward plus prior_c x the policy's prior, AlphaZero-style) | gumbel (PUCT below a root that samples gumbel_k actions by Gumbel-top-k and shares the budget among them by sequential halving: docs/search.md)",
                           choices=SELECTIONS, pri="Selection")
-    prior_c: float = knob(1.0, "with selection=puct/gumbel: the PUCT constant c of Q + c P sqrt(avail) / (1 + N) (rewards are in [0, 1])",
+    prior_c: float = knob(0.5, "with selection=puct/gumbel: the PUCT constant c of Q + c P sqrt(avail) / (1 + N) (rewards are in [0, 1])",
                           low=0, high=100, pri="Prior C")
-    policy_weights: str = knob(UNIFORM_PRIORS, "with selection=puct/gumbel: the priors: uniform (1/n, no file) | \"\" = the shipped policy weights | a weights file (.npz)",
+    policy_weights: str = knob("", "with selection=puct/gumbel: the priors: \"\" = the shipped policy weights (search/data/policy.npz) | uniform (1/n, no file) | a weights file (.npz)",
                                pri="Policy Weights")
     gumbel_k: int = knob(16, "with selection=gumbel: the actions the root samples (Gumbel-top-k; all of them if fewer are legal)",
                          low=1, high=96, pri="Gumbel K")

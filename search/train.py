@@ -398,10 +398,10 @@ def match(new_weights: str, current: str, deals: int, players: int, iterations: 
 
 def policy_opponent(current: str) -> dict:
     """The search the policy candidate must beat: "uniform" the same PUCT search with 1/n
-    priors, "uct" the default search (UCB1, no priors), or PUCT with the weights file
-    `current` ("" = the shipped one)."""
+    priors, "uct" the same search with UCB1 selection (no priors), or PUCT with the weights
+    file `current` ("" = the shipped one)."""
     if current == "uct":
-        return {}
+        return {"selection": "uct"}
     return {"selection": "puct", "policy_weights": current}
 
 

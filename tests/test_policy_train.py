@@ -188,7 +188,7 @@ def test_the_policy_match_plays_puct_on_the_candidate_against_the_search_without
     import search.train as train
     seen = []
     monkeypatch.setattr(train, "play_match", lambda new, old, *rest, **kw: seen.append((new, old)))
-    for current, old in [("uniform", {"selection": "puct", "policy_weights": "uniform"}), ("uct", {}),
+    for current, old in [("uniform", {"selection": "puct", "policy_weights": "uniform"}), ("uct", {"selection": "uct"}),
                          ("p.npz", {"selection": "puct", "policy_weights": "p.npz"})]:
         train.policy_match("cand.npz", current, 1, 2, 10, 1)
         assert seen[-1] == ({"selection": "puct", "policy_weights": "cand.npz"}, old)
@@ -257,3 +257,13 @@ def test_the_q_target_is_a_softmax_of_the_roots_mean_rewards(tmp_path):
 def test_bad_policy_targets_are_refused(options, why):
     with pytest.raises(PalaisError, match=why):
         options.check()
+
+
+def test_the_policy_matchs_opponents_are_the_searches_their_names_say():
+    # `uct` must name UCB1 even now that PUCT is the default selection.
+    from search.params import SearchParams
+    from search.train import policy_opponent
+    assert SearchParams(**policy_opponent("uct")).selection == "uct"
+    uniform = SearchParams(**policy_opponent("uniform"))
+    assert (uniform.selection, uniform.policy_weights) == ("puct", "uniform")
+    assert SearchParams(**policy_opponent("x.npz")).policy_weights == "x.npz"

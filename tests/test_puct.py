@@ -93,7 +93,7 @@ def test_puct_renormalises_priors_over_the_legal_edges():
 
 def test_a_puct_search_fills_uniform_priors_and_keeps_a_consistent_tree():
     state = midgame(2, 8, 4)
-    search = MCTSSearch(SearchParams(selection="puct", seed=2))
+    search = MCTSSearch(SearchParams(selection="puct", policy_weights="uniform", seed=2))
     result = search.search(state, limits=SearchLimits(iterations=1500))
     tree = search.last_tree
     audit = tree.audit()
@@ -146,7 +146,7 @@ def halving_reference(m, budget):
 def test_gumbel_with_every_action_no_noise_and_uniform_priors_is_sequential_halving_on_q(state_of, budget):
     state = state_of()
     legal = state.legal_actions()
-    search = MCTSSearch(SearchParams(selection="gumbel", gumbel_k=96, gumbel_scale=0.0, seed=6))
+    search = MCTSSearch(SearchParams(policy_weights="uniform", selection="gumbel", gumbel_k=96, gumbel_scale=0.0, seed=6))
     result = search.search(state, limits=SearchLimits(iterations=budget))
     tree = search.last_tree
     g = tree.gumbel_state()
@@ -194,7 +194,7 @@ def sum_schedule(schedule):
 
 def test_a_gumbel_search_stopped_before_its_budget_chooses_the_best_current_survivor():
     state = State.new_game(2, seed=3)
-    params = SearchParams(selection="gumbel", gumbel_k=96, gumbel_scale=1.0, seed=9)
+    params = SearchParams(policy_weights="uniform", selection="gumbel", gumbel_k=96, gumbel_scale=1.0, seed=9)
     tree = new_tree(params, True, 9, 2, SearchLimits(iterations=5000))
     tree.set_root(state, 0)
     assert tree.gumbel_start(5000)
@@ -211,7 +211,7 @@ def test_gumbel_noise_comes_from_the_seeded_search_and_samples_k_actions():
     state = State.new_game(2, seed=3)
 
     def sampled(seed, scale=1.0, k=4, first_play="random", budget=100):
-        tree = new_tree(SearchParams(selection="gumbel", gumbel_k=k, gumbel_scale=scale, first_play=first_play),
+        tree = new_tree(SearchParams(policy_weights="uniform", selection="gumbel", gumbel_k=k, gumbel_scale=scale, first_play=first_play),
                         True, seed, 2, SearchLimits(iterations=100))
         tree.set_root(state, 0)
         tree.gumbel_start(budget)
@@ -234,7 +234,7 @@ def test_gumbel_noise_comes_from_the_seeded_search_and_samples_k_actions():
 def test_a_gumbel_root_with_one_action_spends_every_iteration_on_it():
     state = midgame(2, 101, 6)                  # one legal action (the first bench position)
     assert len(state.legal_actions()) == 1
-    search = MCTSSearch(SearchParams(selection="gumbel"))
+    search = MCTSSearch(SearchParams(policy_weights="uniform", selection="gumbel"))
     result = search.search(state, limits=SearchLimits(iterations=300))
     assert search.last_tree.gumbel_state()["choice"] == result.best_turn[0] == state.legal_actions()[0]
 
@@ -247,14 +247,14 @@ def test_root_legal_actions_are_the_movers_own_information(n, seed, round_):
     rng = Rng(seed)
     for _ in range(30):
         assert state.determinize(seat, rng).legal_actions() == state.legal_actions()
-    search = MCTSSearch(SearchParams(selection="gumbel", gumbel_k=3, seed=seed))
+    search = MCTSSearch(SearchParams(policy_weights="uniform", selection="gumbel", gumbel_k=3, seed=seed))
     search.search(state, limits=SearchLimits(iterations=400))
     assert search.last_tree.stats()["root_mismatch"] == 0
 
 
 def test_a_gumbel_search_by_time_plans_from_the_measured_rate():
     state = midgame(2, 8, 4)
-    search = MCTSSearch(SearchParams(selection="gumbel", gumbel_k=4))
+    search = MCTSSearch(SearchParams(policy_weights="uniform", selection="gumbel", gumbel_k=4))
     search.search(state, limits=SearchLimits(iterations=3000))      # measures a rate (if >= 20 ms)
     rate = search.iterations_per_s or 20_000
     search.search(state, limits=SearchLimits(time_ms=50))
@@ -375,7 +375,7 @@ def test_every_advertised_value_of_the_new_options_answers_a_bestmove():
 
 def test_a_reused_tree_plans_its_gumbel_schedule_over_this_search_only():
     state = midgame(2, 8, 4)
-    search = MCTSSearch(SearchParams(selection="gumbel", gumbel_k=96, gumbel_scale=0.0, seed=3))
+    search = MCTSSearch(SearchParams(policy_weights="uniform", selection="gumbel", gumbel_k=96, gumbel_scale=0.0, seed=3))
     search.search(state, limits=SearchLimits(iterations=400))
     first_tree = search.last_tree
     result = search.search(state, limits=SearchLimits(iterations=300))

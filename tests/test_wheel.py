@@ -20,7 +20,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 EXTENSIONS = {"engine/_state", "engine/_features", "engine/_buildinfo", "engine/_microbench",
               "search/_ismcts", "search/_policy", "search/_prior", "search/_value"}
-DATA = {"engine/data/reconstructed.toml", "search/data/value.npz", "web/static/index.html",
+DATA = {"engine/data/reconstructed.toml", "search/data/value.npz", "search/data/policy.npz", "web/static/index.html",
         "web/static/app.js", "web/static/board.js", "web/static/style.css",
         *(f"{pkg}/locale/{lang}/LC_MESSAGES/palais.po" for pkg in ("play", "web")
           for lang in ("en", "fr", "zh"))}

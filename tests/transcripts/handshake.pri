@@ -13,8 +13,8 @@
 < option name Leaf Eval type combo default auto var auto var heuristic var value
 < option name Value Weights type string default <empty>
 < option name Selection type combo default puct var uct var puct var gumbel
-< option name Prior C type string default 1.0
-< option name Policy Weights type string default uniform
+< option name Prior C type string default 0.5
+< option name Policy Weights type string default <empty>
 < option name Gumbel K type spin default 16 min 1 max 96
 < option name Gumbel Scale type string default 1.0
 < option name Decision Share type string default 0.5

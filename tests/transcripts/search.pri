@@ -1,15 +1,15 @@
 > setoption name Seed value 5
 > position start players 2 seed 12
 > go iterations 1500 multipv 3
-< info iterations 1499 nodes 7362 nps <n> time <t> multipv 1 winprob 0.518 0.482 score 61.0 55.2 pv BACKDOOR MADAME KING KING PARADE
-< info iterations 1499 nodes 7362 nps <n> time <t> multipv 2 winprob 0.505 0.495 score 59.6 54.8 pv CARDINAL MINT BACKDOOR BACKDOOR MINT
-< info iterations 1499 nodes 7362 nps <n> time <t> multipv 3 winprob 0.501 0.499 score 59.6 55.3 pv MINT BACKDOOR CARDINAL BACKDOOR MINT
-< bestmove BACKDOOR KING BACKDOOR OFFICE STAIRS
+< info iterations 1499 nodes 7614 nps <n> time <t> multipv 1 winprob 0.518 0.482 score 62.0 54.9 pv BACKDOOR PARADE KING STAIRS OFFICE
+< info iterations 1499 nodes 7614 nps <n> time <t> multipv 2 winprob 0.509 0.491 score 59.1 54.4 pv KING BACKDOOR KING MINT PARADE
+< info iterations 1499 nodes 7614 nps <n> time <t> multipv 3 winprob 0.498 0.502 score 60.3 55.0 pv CARDINAL BACKDOOR KING BACKDOOR KING
+< bestmove BACKDOOR KING MINT MINT BACKDOOR
 > position start players 2 seed 12 moves MINT OFFICE KING MADAME STAIRS GATE OFFICE MINT KING PARADE
 > go iterations 2000 multipv 2
-< info iterations 1750 nodes 8232 nps <n> time <t> multipv 1 winprob 0.540 0.460 score 61.1 59.1 pv gate2 MADAME-BACKDOOR GATE-CARDINAL end decline d4
-< info iterations 1750 nodes 8232 nps <n> time <t> multipv 2 winprob 0.538 0.462 score 59.3 60.1 pv gate1 STAIRS-BACKDOOR MADAME-BACKDOOR PARADE-MINT OFFICE-STAIRS
-< bestmove gate2 MADAME-BACKDOOR end
+< info iterations 2000 nodes 11316 nps <n> time <t> multipv 1 winprob 0.580 0.420 score 62.8 59.6 pv gate2 STAIRS-BACKDOOR PARADE-MINT MADAME-BACKDOOR PARADE-MINT GATE-MADAME take
+< info iterations 2000 nodes 11316 nps <n> time <t> multipv 2 winprob 0.542 0.458 score 58.6 60.3 pv gate1 PARADE-KING GATE-CARDINAL CARDINAL-OFFICE
+< bestmove gate2 STAIRS-BACKDOOR PARADE-MINT MADAME-BACKDOOR PARADE-MINT GATE-CARDINAL take f2
 > setoption name Algorithm value greedy
 > go iterations 10
 < info iterations 3 nodes 0 time <t> multipv 1 winprob 0.500 0.500 score 56.0 46.4 pv gate2
