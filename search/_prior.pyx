@@ -22,7 +22,7 @@ from engine._state cimport (
     S_DRAW, S_GAME_OVER,
 )
 from engine._features cimport sparse_features, merge_features, SparseFeatures, FEATURE_SIZE
-from search._value cimport MAX_HIDDEN
+from search._value cimport MAX_HIDDEN, copy_floats
 
 from search import _value
 
@@ -244,18 +244,6 @@ cdef void policy_priors(const PolicyNet* net, const GameState* s, const int* buf
 
 
 # ---- Python --------------------------------------------------------------------------------
-cdef float* copy_floats(object array) except NULL:
-    """A malloc'd copy of a C-contiguous float32 numpy array's data."""
-    cdef const float[::1] flat = np.ascontiguousarray(array, dtype=np.float32).reshape(-1)
-    cdef Py_ssize_t n = flat.shape[0]
-    cdef float* out = <float*>malloc(max(1, n) * sizeof(float))
-    if out == NULL:
-        raise MemoryError("cannot allocate the policy model's weights")
-    if n:
-        memcpy(out, &flat[0], n * sizeof(float))
-    return out
-
-
 cdef GameState* decision_state(object state) except NULL:
     """The C state of an engine State at a decision whose mover's observation it holds."""
     cdef GameState* s = &(<State?>state).st

@@ -19,6 +19,10 @@ cdef struct ValueNet:
     float* w3
     float b3
 
+# A malloc'd copy of a float32 array's data (the caller frees it): the value's and the
+# policy's weights (search/_prior.pyx) are loaded through it.
+cdef float* copy_floats(object array) except NULL
+
 cdef class ValueModel:
     cdef ValueNet net
     cdef readonly str digest      # short sha256 of the weights file's bytes

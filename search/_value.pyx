@@ -142,12 +142,12 @@ def set_kernel(str name):
 
 
 cdef float* copy_floats(object array) except NULL:
-    """A malloc'd copy of a C-contiguous float32 numpy array's data."""
+    """A malloc'd copy of a float32 numpy array's data, C order (both models' weights)."""
     cdef const float[::1] flat = np.ascontiguousarray(array, dtype=np.float32).reshape(-1)
     cdef Py_ssize_t n = flat.shape[0]
     cdef float* out = <float*>malloc(max(1, n) * sizeof(float))
     if out == NULL:
-        raise MemoryError("cannot allocate the value model's weights")
+        raise MemoryError(f"cannot allocate {n} floats of a model's weights")
     if n:
         memcpy(out, &flat[0], n * sizeof(float))
     return out

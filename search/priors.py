@@ -3,25 +3,17 @@ policy_weights knob into a PolicyModel, for the tree (search/_ismcts.pyx) and th
 check of the `Policy Weights` option.
 
 "uniform" needs no file (1/n priors: the tree passes no net). Any other value is a weights
-file for the learned policy head, read by search/policy.py (load_policy_model); a build
-without that module refuses it with one clear error instead of searching on uniform priors.
+file for the learned policy head, read by search/policy.py (load_policy_model).
 """
 
 from __future__ import annotations
 
-import importlib.util
-
-from engine.errors import PalaisError
-
 from .params import UNIFORM_PRIORS
+from .policy import load_policy_model
 
 
 def load_priors(policy_weights: str):
     """The PolicyModel of `policy_weights` ("" = the shipped file), or None for uniform priors."""
     if policy_weights == UNIFORM_PRIORS:
         return None
-    if importlib.util.find_spec("search.policy") is None:
-        raise PalaisError(f"policy weights {policy_weights or '(the shipped file)'}: this build has no "
-                          f"learned policy head (search/policy.py); use policy_weights={UNIFORM_PRIORS}")
-    from .policy import load_policy_model
     return load_policy_model(policy_weights)

@@ -8,6 +8,7 @@
 
 import { api } from "./api.js";
 import { createBoard } from "./board.js";
+import { stepsBetween } from "./board/state.js";
 import * as game from "./game.js";
 import { preferredLanguage, setLanguage, t, translateStatic } from "./i18n.js";
 import { state, subscribe, update } from "./store.js";
@@ -18,7 +19,7 @@ import { listenToKeys } from "./views/keys.js";
 import { createLog } from "./views/log.js";
 import { createPanel, drawPassScreen } from "./views/panel.js";
 import { createReview } from "./views/review.js";
-import { bounded, listenToSpeed, speed, stepsSince } from "./views/speed.js";
+import { bounded, listenToSpeed, speed } from "./views/speed.js";
 import { drawWords, notationShown, showNotation } from "./views/words.js";
 
 const $ = (id) => document.getElementById(id);
@@ -39,7 +40,7 @@ const STEP_BOUND_MS = 2500;          // the most a step may take before the page
 let played = [];
 game.hooks.beforeShow = (shown, view) => {
   if (view.ply <= shown.ply) return null;
-  const steps = stepsSince(view, shown.ply).filter((step) => step.seat !== shown.seat || !shown.seat);
+  const steps = stepsBetween(shown, view);
   if (!steps.length) return null;
   played = [...played.slice(-19), { from: shown.ply, to: view.ply, speed: speed(), tokens: steps.map((step) => step.token) }];
   return bounded(board.playTurn(shown, view, steps, speed()), 1000 + STEP_BOUND_MS * steps.length);

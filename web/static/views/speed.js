@@ -24,18 +24,6 @@ export function listenToSpeed(select) {
   select.addEventListener("change", () => setSpeed(select.value));
 }
 
-// The steps of the turns played after `ply` in `view`'s log, each with its seat (what the
-// board plays out when a view that follows the shown one arrives).
-export function stepsSince(view, ply) {
-  const out = [];
-  for (const entry of view.log || []) {
-    (entry.steps || []).forEach((step, i) => {
-      if (entry.ply + i >= ply) out.push({ ...step, seat: entry.seat });
-    });
-  }
-  return out;
-}
-
 // `promise`, or nothing more to wait for after `ms` (a page never waits forever on a motion).
 export function bounded(promise, ms) {
   return Promise.race([promise, new Promise((resolve) => setTimeout(resolve, ms))]);
