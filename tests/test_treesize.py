@@ -58,8 +58,9 @@ def test_a_timed_search_measures_its_rate_and_sizes_the_next_tree_from_it():
     assert rate and rate >= first.iterations * 1000 / first.time_ms * 0.99
     second = searcher.search(state, limits=SearchLimits(time_ms=100))
     assert not second.stats["full"]
-    mb = tree_mb(searcher.params, SearchLimits(time_ms=100), searcher.iterations_per_s)
-    assert second.stats["node_capacity"] == mb * MIB // TreeSearch.bytes_per_node(True)   # puct: with priors
+    mb = tree_mb(searcher.params, SearchLimits(time_ms=100), searcher.iterations_per_s, 2)
+    layout = TreeSearch.bytes_per_node(True, 2, second.stats["keeps_win"])   # puct: with priors
+    assert second.stats["node_capacity"] == mb * MIB // layout == mb * MIB // second.stats["bytes_per_node"]
 
 
 def test_pimc_runs_with_an_auto_hash():
