@@ -26,8 +26,8 @@
 # The edge records are sized by the tree's player count n (issue 27, item 1), fixed when the
 # first set_root allocates the arrays:
 #   edge record (hot)   visits, avail, action, reward[n]  12 + 4n bytes: all selection reads
-#                       (UCB1, PUCT, the Gumbel root's q), so one record, one cache line or two
-#                       per node's edges;
+#                       (UCB1, PUCT, the Gumbel root's q) in one record, a node's edges
+#                       together (12 edges: 240-336 bytes, against 720 before);
 #   edge stats (cold)   [win[n]] score[n] per edge, only written by the backup and read by
 #                       node_edges (the root's candidates, the analysis's lines, and after
 #                       tree reuse a deeper node that became the root).
@@ -41,8 +41,10 @@
 # as win sums; reward=margin/dynamic, or adaptive blending at the first root, keep win[n].
 # A later root with another player count, or one that blends in a tree without win sums
 # (search/mcts.py starts a fresh tree then anyway), re-allocates the tree empty.
-# Bytes per node (node 24, 2 hash slots 8, 12 edges; +4 an edge with puct/gumbel's priors):
-#   2 players 416 (blending 512), 3 players 512 (656), 4 players 608 (800); before, 800.
+# Bytes per node with puct/gumbel's priors (node 24, 2 hash slots 8, 12 edges of record +
+# statistics + a 4-byte prior): 2 players 416 (blending 512), 3 players 512 (656), 4 players
+# 608 (800); 48 less with uct. Before, an edge was 60 bytes (reward, win, score for 4 seats)
+# and a node 800 (uct 752) at every player count. docs/search.md, "Tree memory".
 
 from libc.stdint cimport uint64_t, int32_t, int16_t, int8_t
 from libc.stdlib cimport malloc, free

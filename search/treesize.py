@@ -22,7 +22,7 @@ AUTO_ROOM = 2
 # bench/search.py measures at any player count on the development machine, so a first
 # search's tree is sized too large rather than too small.
 PRIOR_ITERATIONS_PER_S = 200_000
-AUTO_INFINITE_MB = 1024       # a search only stop() ends (go infinite): about 20 s of 4 players
+AUTO_INFINITE_MB = 1024       # a search only stop() ends (go infinite): about 25 s of 4 players
 
 
 def iterations_within(limits: SearchLimits, iterations_per_s: float | None) -> float | None:
