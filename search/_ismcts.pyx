@@ -223,15 +223,12 @@ cdef int32_t expand(Tree* t, const Params* P, uint64_t key, long long slot, cons
     return idx
 
 
-# Choose an edge among those legal now (both lists sorted by action): an untried one first
-# (`preferred` if it is untried, else one at random among the untried: the canonical order
-# would favour low action ids whenever visits are few), else the UCB1 maximum for the acting
-# seat.
-cdef int select_edge(Tree* t, Node* node, const int* buf, int n, double c_uct, Rng* rng,
-                     int preferred) noexcept nogil:
-    cdef int i = 0, j = 0, best = -1, untried = -1, n_untried = 0, p = node.player, pref = -1
+# The node's edges legal now (the actions in `buf` and the edges, both sorted by action):
+# their offsets into `legal`, in order, each one's availability counted for this iteration.
+# Returns how many (select_edge and select_puct choose among them).
+cdef int legal_edges(Tree* t, const Node* node, const int* buf, int n, int* legal) noexcept nogil:
+    cdef int i = 0, j = 0, m = 0
     cdef Edge* e
-    cdef double value, best_value = -1e300
     while i < n and j < node.n_edges:
         e = edge_at(t, node.first_edge + j)
         if buf[i] < e.action:
@@ -240,19 +237,37 @@ cdef int select_edge(Tree* t, Node* node, const int* buf, int n, double c_uct, R
             j += 1
         else:
             e.avail += 1
-            if e.visits == 0:
-                n_untried += 1
-                if e.action == preferred:
-                    pref = j
-                if rng_below(rng, n_untried) == 0:       # reservoir sampling: uniform
-                    untried = j
-            elif n_untried == 0:
-                value = e.reward[p] / e.visits + c_uct * sqrt(log(<double>e.avail) / e.visits)
-                if value > best_value:
-                    best_value = value
-                    best = j
+            legal[m] = j
+            m += 1
             i += 1
             j += 1
+    return m
+
+
+# Choose an edge among those legal now: an untried one first (`preferred` if it is untried,
+# else one at random among the untried: the canonical order would favour low action ids
+# whenever visits are few), else the UCB1 maximum for the acting seat.
+cdef int select_edge(Tree* t, Node* node, const int* buf, int n, double c_uct, Rng* rng,
+                     int preferred) noexcept nogil:
+    cdef int legal[LEGAL_BUF]
+    cdef int k, j, best = -1, untried = -1, n_untried = 0, p = node.player, pref = -1
+    cdef int m = legal_edges(t, node, buf, n, legal)
+    cdef Edge* e
+    cdef double value, best_value = -1e300
+    for k in range(m):
+        j = legal[k]
+        e = edge_at(t, node.first_edge + j)
+        if e.visits == 0:
+            n_untried += 1
+            if e.action == preferred:
+                pref = j
+            if rng_below(rng, n_untried) == 0:       # reservoir sampling: uniform
+                untried = j
+        elif n_untried == 0:
+            value = e.reward[p] / e.visits + c_uct * sqrt(log(<double>e.avail) / e.visits)
+            if value > best_value:
+                best_value = value
+                best = j
     if pref >= 0:
         return node.first_edge + pref
     if untried >= 0:
@@ -271,28 +286,20 @@ cdef int select_edge(Tree* t, Node* node, const int* buf, int n, double c_uct, R
 cdef int select_puct(Tree* t, Node* node, const int* buf, int n, double c, Rng* rng,
                      int preferred) noexcept nogil:
     cdef int legal[LEGAL_BUF]
-    cdef int i = 0, j = 0, k, m = 0, p = node.player, pref = -1, best = -1, n_best = 0
+    cdef int j, k, p = node.player, pref = -1, best = -1, n_best = 0
+    cdef int m = legal_edges(t, node, buf, n, legal)
     cdef double psum = 0.0, rsum = 0.0, vsum = 0.0, fpu, q, prior, value, best_value = -1e300
     cdef Edge* e
     cdef const float* priors = &t.priors[node.first_edge]
-    while i < n and j < node.n_edges:
+    for k in range(m):
+        j = legal[k]
         e = edge_at(t, node.first_edge + j)
-        if buf[i] < e.action:
-            i += 1
-        elif buf[i] > e.action:
-            j += 1
-        else:
-            e.avail += 1
-            legal[m] = j
-            m += 1
-            psum += priors[j]
-            if e.visits > 0:
-                rsum += e.reward[p]
-                vsum += e.visits
-            elif e.action == preferred:
-                pref = j
-            i += 1
-            j += 1
+        psum += priors[j]
+        if e.visits > 0:
+            rsum += e.reward[p]
+            vsum += e.visits
+        elif e.action == preferred:
+            pref = j
     if pref >= 0:
         return node.first_edge + pref
     if m == 0:
