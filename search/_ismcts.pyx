@@ -227,10 +227,12 @@ cdef int32_t expand(Tree* t, const Params* P, uint64_t key, long long slot, cons
 # their offsets into `legal`, in order, each one's availability counted for this iteration.
 # Returns how many (select_edge and select_puct choose among them).
 cdef int legal_edges(Tree* t, const Node* node, const int* buf, int n, int* legal) noexcept nogil:
-    cdef int i = 0, j = 0, m = 0
+    cdef int i = 0, j = 0, m = 0, n_edges = node.n_edges
+    cdef long long stride = t.edge_stride
+    cdef char* base = t.edges + node.first_edge * stride
     cdef Edge* e
-    while i < n and j < node.n_edges:
-        e = edge_at(t, node.first_edge + j)
+    while i < n and j < n_edges:
+        e = <Edge*>(base + j * stride)
         if buf[i] < e.action:
             i += 1
         elif buf[i] > e.action:
@@ -252,11 +254,13 @@ cdef int select_edge(Tree* t, Node* node, const int* buf, int n, double c_uct, R
     cdef int legal[LEGAL_BUF]
     cdef int k, j, best = -1, untried = -1, n_untried = 0, p = node.player, pref = -1
     cdef int m = legal_edges(t, node, buf, n, legal)
+    cdef long long stride = t.edge_stride
+    cdef char* base = t.edges + node.first_edge * stride
     cdef Edge* e
     cdef double value, best_value = -1e300
     for k in range(m):
         j = legal[k]
-        e = edge_at(t, node.first_edge + j)
+        e = <Edge*>(base + j * stride)
         if e.visits == 0:
             n_untried += 1
             if e.action == preferred:
@@ -291,9 +295,11 @@ cdef int select_puct(Tree* t, Node* node, const int* buf, int n, double c, Rng* 
     cdef double psum = 0.0, rsum = 0.0, vsum = 0.0, fpu, q, prior, value, best_value = -1e300
     cdef Edge* e
     cdef const float* priors = &t.priors[node.first_edge]
+    cdef long long stride = t.edge_stride
+    cdef char* base = t.edges + node.first_edge * stride
     for k in range(m):
         j = legal[k]
-        e = edge_at(t, node.first_edge + j)
+        e = <Edge*>(base + j * stride)
         psum += priors[j]
         if e.visits > 0:
             rsum += e.reward[p]
@@ -306,7 +312,7 @@ cdef int select_puct(Tree* t, Node* node, const int* buf, int n, double c, Rng* 
         return -1
     fpu = rsum / vsum if vsum > 0 else FPU_NO_VISIT
     for k in range(m):
-        e = edge_at(t, node.first_edge + legal[k])
+        e = <Edge*>(base + legal[k] * stride)
         q = e.reward[p] / e.visits if e.visits > 0 else fpu
         prior = priors[legal[k]] / psum if psum > 0 else 1.0 / m
         value = q + c * prior * sqrt(<double>e.avail) / (1.0 + e.visits)
