@@ -170,3 +170,28 @@ def test_a_tree_before_its_first_root_answers_without_crashing():
     assert tree.gumbel_start(100) is False
     with pytest.raises(RuntimeError, match="set_root"):
         tree.run(10, 0.0, 0)
+
+
+def test_one_engine_searches_games_of_every_player_count_in_turn_over_pri():
+    from helpers import ServerSession
+    session = ServerSession()
+    session.send("setoption name Hash value 1", "setoption name MultiPV value 2")
+    for n in (2, 4, 3, 2):
+        session.send(f"position start players {n}", "go iterations 3000")
+        lines = session.new_lines()
+        assert lines[-1].startswith("bestmove "), lines[-3:]
+        assert not [line for line in lines if "error" in line]
+        pvs = [line.split() for line in lines if " multipv " in line][-2:]
+        for words in pvs:
+            wins = [float(w) for w in words[words.index("winprob") + 1:words.index("score")]]
+            scores = [float(w) for w in words[words.index("score") + 1:words.index("pv")]]
+            assert len(wins) == len(scores) == n
+            assert abs(sum(wins) - 1.0) < 0.01       # win shares, not the first seats' of a wider record
+
+
+def test_the_puct_test_hook_refuses_a_seat_beyond_the_record():
+    from search._ismcts import puct_pick
+    for player in (-1, MAX_PLAYERS):
+        with pytest.raises(ValueError, match="not a seat"):
+            puct_pick(player, [1, 2], [1, 1], [2, 2], [0.5, 0.5], [0.5, 0.5], [1, 2], 1.0)
+    assert puct_pick(3, [1, 2], [1, 1], [2, 2], [0.2, 0.9], [0.5, 0.5], [1, 2], 0.0)[0] == 2
