@@ -2,8 +2,9 @@
 
 For the fixed 2- and 4-player positions of search/positions.py, runs ISMCTS (default
 parameters) for a fixed number of iterations on one core and prints iterations per second,
-tree nodes, bytes per tree node and the process's peak memory. The last line is exactly
-`ismcts_iter_per_s_4p=<N> bytes_per_node=<B>` (N: the 4-player positions' combined rate).
+tree nodes, bytes per tree node (the tree's records are sized by its player count) and the
+process's peak memory. The last line is exactly `ismcts_iter_per_s_4p=<N> bytes_per_node=<B>`
+(N: the 4-player positions' combined rate, B: the largest bytes per node of their trees).
 With --processes 2 it searches root-parallel and the rate counts every process's iterations
 (the speed-up on 2 cores is the ratio of the two runs' rates).
 With --leaf-eval value (and --rollout-turns N >= 0, which the learned evaluation needs) it
@@ -17,8 +18,8 @@ setting after setting, so a noisy machine slows them alike, and prints each sett
 and its ratio to the first one's; the last line is the first setting's.
 With --fill it instead searches one position per player count with the default parameters
 in a tree of --hash-mb MiB (give 64: the fixed default before Hash auto) until the tree is
-full, and prints the bytes a node provisions and uses, the iterations per second and the
-seconds until the tree was full; then the tree an auto Hash gives a search of 250 ms, 1 s
+full, and prints per player count the node, edge and hash slot records, the bytes a node
+provisions and uses, the iterations per second and the seconds until the tree was full; then the tree an auto Hash gives a search of 250 ms, 1 s
 and 4 s at that rate, and the seconds until it would be full at the rate nodes were made.
 Run: python bench/search.py [--iterations 50000] [--hash-mb 256] [--rollout-turns 4] [--processes 1]
      [--leaf-eval value] [--value-weights FILE] [--params NAME=VALUE,...]... [--fill]
@@ -37,7 +38,7 @@ sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
 from search._ismcts import TreeSearch
 from search.factory import make_player
 from search.mcts import new_tree
-from search.treesize import tree_mb
+from search.treesize import node_bytes, tree_mb
 from engine.errors import PalaisError
 from search.params import LEAF_EVALS, USES_VALUE, SearchLimits, SearchParams, parse_params
 from search.positions import BENCH_POSITIONS, midgame
@@ -78,21 +79,25 @@ def main():
     base = dict(algorithm="ismcts", hash_mb=args.hash_mb, rollout_turns=args.rollout_turns,
                 processes=args.processes, leaf_eval=args.leaf_eval, value_weights=args.value_weights)
     all_rates = [{} for _ in settings]
-    print(f"{'setting':>7} {'players':>7} {'seed':>5} {'round':>5} {'iter/s':>9} {'nodes':>8} {'MiB used':>9}")
+    print(f"{'setting':>7} {'players':>7} {'seed':>5} {'round':>5} {'iter/s':>9} {'nodes':>8} {'MiB used':>9} "
+          f"{'B/node':>6}")
+    per_node_bytes = [{} for _ in settings]
     for n, seed, round_ in BENCH_POSITIONS:
         state = midgame(n, seed, round_)
         for k, setting in enumerate(settings):
             params = SearchParams(**{**base, **setting, "seed": seed})
-            bytes_per_node = TreeSearch.bytes_per_node(params.selection != "uct")
             searcher = make_player(params)
             t0 = time.perf_counter()
             result = searcher.search(state, limits=SearchLimits(iterations=args.iterations))
             elapsed = time.perf_counter() - t0
             searcher.close()
+            # this tree's; root-parallel processes report none: the size their params provision
+            bytes_per_node = result.stats.get("bytes_per_node") or node_bytes(params, n)
+            per_node_bytes[k][n] = max(bytes_per_node, per_node_bytes[k].get(n, 0))
             used_mib = result.nodes * bytes_per_node / 2**20
             all_rates[k].setdefault(n, []).append((result.iterations, elapsed))
             print(f"{k + 1:>7} {n:>7} {seed:>5} {round_:>5} {result.iterations / elapsed:>9.0f} "
-                  f"{result.nodes:>8} {used_mib:>9.1f}")
+                  f"{result.nodes:>8} {used_mib:>9.1f} {bytes_per_node:>6}")
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory of this process: {peak_mib:.0f} MiB (trees are allocated at --hash-mb each)")
 
@@ -104,7 +109,7 @@ def main():
             ratio = "" if k == 0 else f" ({rate(runs) / rate(all_rates[0][n]):.3f}x setting 1)"
             print(f"setting {k + 1} ({label}): {n} players: {rate(runs):.0f} iterations/s{ratio}")
     rates = all_rates[0]
-    bytes_per_node = TreeSearch.bytes_per_node(SearchParams(**{**base, **settings[0]}).selection != "uct")
+    bytes_per_node = per_node_bytes[0][4]
     four = rates[4]
     if args.leaf_eval in USES_VALUE:
         every = [r for runs in rates.values() for r in runs]
@@ -120,9 +125,7 @@ AUTO_BUDGETS_MS = (250, 1000, 4000)
 
 def fill(hash_mb: int) -> None:
     """--fill: how long a fixed tree lasts, and what an auto Hash gives instead."""
-    sizes = TreeSearch.record_bytes()
-    print(f"records: node {sizes['node']} B, edge {sizes['edge']} B, hash slot {sizes['slot']} B; "
-          f"provisioned per node {TreeSearch.bytes_per_node()} B (node, 2 slots, 12 edges)")
+    rows = []
     print(f"{'players':>7} {'nodes':>8} {'edges/node':>10} {'B used/node':>11} {'iter/s':>8} "
           f"{'s to full':>9}   auto Hash MiB (s to full) at " + ", ".join(f"{t} ms" for t in AUTO_BUDGETS_MS))
     seen = set()
@@ -139,16 +142,23 @@ def fill(hash_mb: int) -> None:
             tree.run(FILL_CHUNK, 0.0, 0)
         elapsed = time.perf_counter() - t0
         stats = tree.stats()
+        sizes = TreeSearch.record_bytes(n, stats["keeps_win"])
+        prior = 4 if params.selection != "uct" else 0
+        rows.append(f"{n} players: node {sizes['node']} B, edge {sizes['edge'] + prior} B (record "
+                    f"{sizes['edge_record']}, statistics {sizes['edge_stats']}, prior {prior}), hash slot "
+                    f"{sizes['slot']} B; provisioned per node {stats['bytes_per_node']} B (node, 2 slots, 12 edges)")
         per_edge = stats["edges"] / stats["nodes"]
-        used = sizes["node"] + 2 * sizes["slot"] + per_edge * sizes["edge"]
+        used = sizes["node"] + 2 * sizes["slot"] + per_edge * (sizes["edge"] + prior)
         rate = stats["iterations"] / elapsed
         auto = []
         for budget in AUTO_BUDGETS_MS:
-            mb = tree_mb(SearchParams(seed=seed), SearchLimits(time_ms=budget), rate)
-            nodes = (mb << 20) // TreeSearch.bytes_per_node() * min(1.0, 12 / per_edge)   # (12 edges a node)
+            mb = tree_mb(SearchParams(seed=seed), SearchLimits(time_ms=budget), rate, n)
+            nodes = (mb << 20) // stats["bytes_per_node"] * min(1.0, 12 / per_edge)   # (12 edges a node)
             auto.append(f"{mb} ({nodes / (stats['nodes'] / elapsed):.1f})")
         print(f"{n:>7} {stats['nodes']:>8} {per_edge:>10.1f} {used:>11.0f} {rate:>8.0f} {elapsed:>9.2f}   "
               + ", ".join(auto))
+    for row in rows:
+        print("records, " + row)
 
 
 if __name__ == "__main__":

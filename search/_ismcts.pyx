@@ -19,9 +19,32 @@
 #         model's win shares, leaf_eval=value) at a cutoff.
 # Step 5  Back up the reward vector and the expected scores along the path.
 #
-# The tree lives in three flat arrays sized from a memory budget (the Hash option): nodes,
-# edges and an open-addressing hash table of node indices. When one fills, the search goes
-# on without expanding (graceful). No Python object is touched per iteration.
+# The tree lives in flat arrays sized from a memory budget (the Hash option): nodes, edges,
+# their statistics and an open-addressing hash table of node indices. When one fills, the
+# search goes on without expanding (graceful). No Python object is touched per iteration.
+#
+# The edge records are sized by the tree's player count n (issue 27, item 1), fixed when the
+# first set_root allocates the arrays:
+#   edge record (hot)   visits, avail, action, reward[n]  12 + 4n bytes: all selection reads
+#                       (UCB1, PUCT, the Gumbel root's q) in one record, a node's edges
+#                       together (12 edges: 240-336 bytes, against 720 before);
+#   edge stats (cold)   [win[n]] score[n] per edge, only written by the backup and read by
+#                       node_edges (the root's candidates, the analysis's lines, and after
+#                       tree reuse a deeper node that became the root).
+# Where win and score are kept, and why: node_edges is read at the root and, through tree
+# reuse (search/mcts.py finds the next root by its key anywhere in the tree) and the
+# analysis's turn lines, at nodes below it, so every edge keeps its score sums; keeping them
+# only for some nodes would make the numbers after reuse depend on which nodes had them.
+# The win sums are the reward sums exactly (the same float added in the same order) while
+# the tree does not blend the margin, so a tree whose first root did not blend (reward=win,
+# and reward=adaptive while the win is open) keeps no win array and reports its reward sums
+# as win sums; reward=margin/dynamic, or adaptive blending at the first root, keep win[n].
+# A later root with another player count, or one that blends in a tree without win sums
+# (search/mcts.py starts a fresh tree then anyway), re-allocates the tree empty.
+# Bytes per node with puct/gumbel's priors (node 24, 2 hash slots 8, 12 edges of record +
+# statistics + a 4-byte prior): 2 players 416 (blending 512), 3 players 512 (656), 4 players
+# 608 (800); 48 less with uct. Before, an edge was 60 bytes (reward, win, score for 4 seats)
+# and a node 800 (uct 752) at every player count. docs/search.md, "Tree memory".
 
 from libc.stdint cimport uint64_t, int32_t, int16_t, int8_t
 from libc.stdlib cimport malloc, free
@@ -53,6 +76,7 @@ from search.priors import load_priors
 
 cdef double ADAPTIVE_LOW = 0.05   # reward=adaptive: below this static win share (or above 1 minus it) the margin counts
 
+MAX_PLAYERS = MAX_P      # the largest player count a tree's records can be sized for
 POLICY_CODES = {"uniform": POLICY_UNIFORM, "heuristic": POLICY_HEURISTIC}
 SELECTION_CODES = {"uct": SEL_UCT, "puct": SEL_PUCT, "gumbel": SEL_GUMBEL}
 # The Gumbel root's sigma(q) = (C_VISIT + max_b N(b)) * C_SCALE * q: the constants of
@@ -68,13 +92,20 @@ cdef struct Node:
     int16_t n_edges
     int8_t player
 
+# The hot edge record. Only reward[:n_players] is allocated: records are Tree.edge_stride
+# bytes apart (EDGE_HEAD + 4 n_players), so reach one with edge_at, never by indexing.
 cdef struct Edge:
-    float reward[MAX_P]      # sum of reward vectors backed up through this edge (what selection maximises)
-    float win[MAX_P]         # sum of win shares (1/k for each of k winners; the evaluation's estimate at a cutoff)
-    float score[MAX_P]       # sum of (expected) final scores
     int32_t visits
     int32_t avail            # iterations in which this action was legal at its node
     int16_t action
+    int16_t unused
+    float reward[MAX_P]      # sum of reward vectors backed up through this edge (what selection maximises)
+
+# The cold statistics of edge i: Tree.stats[i * stat_stride:], [win[n] if keep_win] then
+# score[n]: the sum of win shares (1/k for each of k winners; the evaluation's estimate at a
+# cutoff) and of (expected) final scores.
+cdef enum:
+    EDGE_HEAD = 12           # the bytes of Edge before reward
 
 cdef struct Params:
     double c_uct
@@ -94,7 +125,12 @@ cdef struct Params:
 
 cdef struct Tree:
     Node* nodes
-    Edge* edges
+    char* edges              # the hot records, edge_stride bytes each (edge_at)
+    float* stats             # the cold statistics, stat_stride floats an edge
+    long long edge_stride
+    int stat_stride
+    int n_players            # the layout's player count (0: not allocated yet)
+    int keep_win             # 1: stats hold win[n] before score[n]; 0: win is reward (no blending)
     float* priors            # puct/gumbel: the prior of edges[i] is priors[i] (set at expansion); NULL with uct
     int32_t* table
     long long node_cap
@@ -136,6 +172,18 @@ cdef struct Gumbel:
     int log_max_n[MAX_PHASES]
 
 
+cdef inline Edge* edge_at(const Tree* t, long long i) noexcept nogil:
+    return <Edge*>(t.edges + i * t.edge_stride)
+
+
+cdef inline long long edge_bytes(int n_players) noexcept nogil:
+    return EDGE_HEAD + n_players * sizeof(float)
+
+
+cdef inline int stat_floats(int n_players, int keep_win) noexcept nogil:
+    return n_players * (2 if keep_win else 1)
+
+
 cdef inline double now_ms() noexcept nogil:
     cdef timespec ts
     clock_gettime(CLOCK_MONOTONIC, &ts)
@@ -164,10 +212,10 @@ cdef int32_t expand(Tree* t, const Params* P, uint64_t key, long long slot, cons
     t.nodes[idx].n_edges = <int16_t>n
     t.nodes[idx].visits = 0
     t.nodes[idx].player = d.to_move
+    memset(edge_at(t, t.n_edges), 0, n * t.edge_stride)
+    memset(&t.stats[t.n_edges * t.stat_stride], 0, n * t.stat_stride * sizeof(float))
     for i in range(n):
-        e = &t.edges[t.n_edges + i]
-        memset(e, 0, sizeof(Edge))
-        e.action = <int16_t>buf[i]
+        edge_at(t, t.n_edges + i).action = <int16_t>buf[i]
     if t.priors != NULL:
         policy_priors(P.policy_net, d, buf, n, &t.priors[t.n_edges])
     t.n_edges += n
@@ -175,37 +223,55 @@ cdef int32_t expand(Tree* t, const Params* P, uint64_t key, long long slot, cons
     return idx
 
 
-# Choose an edge among those legal now (both lists sorted by action): an untried one first
-# (`preferred` if it is untried, else one at random among the untried: the canonical order
-# would favour low action ids whenever visits are few), else the UCB1 maximum for the acting
-# seat.
-cdef int select_edge(Tree* t, Node* node, const int* buf, int n, double c_uct, Rng* rng,
-                     int preferred) noexcept nogil:
-    cdef int i = 0, j = 0, best = -1, untried = -1, n_untried = 0, p = node.player, pref = -1
+# The node's edges legal now (the actions in `buf` and the edges, both sorted by action):
+# their offsets into `legal`, in order, each one's availability counted for this iteration.
+# Returns how many (select_edge and select_puct choose among them).
+cdef int legal_edges(Tree* t, const Node* node, const int* buf, int n, int* legal) noexcept nogil:
+    cdef int i = 0, j = 0, m = 0, n_edges = node.n_edges
+    cdef long long stride = t.edge_stride
+    cdef char* base = t.edges + node.first_edge * stride
     cdef Edge* e
-    cdef double value, best_value = -1e300
-    cdef Edge* edges = &t.edges[node.first_edge]
-    while i < n and j < node.n_edges:
-        if buf[i] < edges[j].action:
+    while i < n and j < n_edges:
+        e = <Edge*>(base + j * stride)
+        if buf[i] < e.action:
             i += 1
-        elif buf[i] > edges[j].action:
+        elif buf[i] > e.action:
             j += 1
         else:
-            e = &edges[j]
             e.avail += 1
-            if e.visits == 0:
-                n_untried += 1
-                if e.action == preferred:
-                    pref = j
-                if rng_below(rng, n_untried) == 0:       # reservoir sampling: uniform
-                    untried = j
-            elif n_untried == 0:
-                value = e.reward[p] / e.visits + c_uct * sqrt(log(<double>e.avail) / e.visits)
-                if value > best_value:
-                    best_value = value
-                    best = j
+            legal[m] = j
+            m += 1
             i += 1
             j += 1
+    return m
+
+
+# Choose an edge among those legal now: an untried one first (`preferred` if it is untried,
+# else one at random among the untried: the canonical order would favour low action ids
+# whenever visits are few), else the UCB1 maximum for the acting seat.
+cdef int select_edge(Tree* t, Node* node, const int* buf, int n, double c_uct, Rng* rng,
+                     int preferred) noexcept nogil:
+    cdef int legal[LEGAL_BUF]
+    cdef int k, j, best = -1, untried = -1, n_untried = 0, p = node.player, pref = -1
+    cdef int m = legal_edges(t, node, buf, n, legal)
+    cdef long long stride = t.edge_stride
+    cdef char* base = t.edges + node.first_edge * stride
+    cdef Edge* e
+    cdef double value, best_value = -1e300
+    for k in range(m):
+        j = legal[k]
+        e = <Edge*>(base + j * stride)
+        if e.visits == 0:
+            n_untried += 1
+            if e.action == preferred:
+                pref = j
+            if rng_below(rng, n_untried) == 0:       # reservoir sampling: uniform
+                untried = j
+        elif n_untried == 0:
+            value = e.reward[p] / e.visits + c_uct * sqrt(log(<double>e.avail) / e.visits)
+            if value > best_value:
+                best_value = value
+                best = j
     if pref >= 0:
         return node.first_edge + pref
     if untried >= 0:
@@ -224,36 +290,29 @@ cdef int select_edge(Tree* t, Node* node, const int* buf, int n, double c_uct, R
 cdef int select_puct(Tree* t, Node* node, const int* buf, int n, double c, Rng* rng,
                      int preferred) noexcept nogil:
     cdef int legal[LEGAL_BUF]
-    cdef int i = 0, j = 0, k, m = 0, p = node.player, pref = -1, best = -1, n_best = 0
+    cdef int j, k, p = node.player, pref = -1, best = -1, n_best = 0
+    cdef int m = legal_edges(t, node, buf, n, legal)
     cdef double psum = 0.0, rsum = 0.0, vsum = 0.0, fpu, q, prior, value, best_value = -1e300
     cdef Edge* e
-    cdef Edge* edges = &t.edges[node.first_edge]
     cdef const float* priors = &t.priors[node.first_edge]
-    while i < n and j < node.n_edges:
-        if buf[i] < edges[j].action:
-            i += 1
-        elif buf[i] > edges[j].action:
-            j += 1
-        else:
-            e = &edges[j]
-            e.avail += 1
-            legal[m] = j
-            m += 1
-            psum += priors[j]
-            if e.visits > 0:
-                rsum += e.reward[p]
-                vsum += e.visits
-            elif e.action == preferred:
-                pref = j
-            i += 1
-            j += 1
+    cdef long long stride = t.edge_stride
+    cdef char* base = t.edges + node.first_edge * stride
+    for k in range(m):
+        j = legal[k]
+        e = <Edge*>(base + j * stride)
+        psum += priors[j]
+        if e.visits > 0:
+            rsum += e.reward[p]
+            vsum += e.visits
+        elif e.action == preferred:
+            pref = j
     if pref >= 0:
         return node.first_edge + pref
     if m == 0:
         return -1
     fpu = rsum / vsum if vsum > 0 else FPU_NO_VISIT
     for k in range(m):
-        e = &edges[legal[k]]
+        e = <Edge*>(base + legal[k] * stride)
         q = e.reward[p] / e.visits if e.visits > 0 else fpu
         prior = priors[legal[k]] / psum if psum > 0 else 1.0 / m
         value = q + c * prior * sqrt(<double>e.avail) / (1.0 + e.visits)
@@ -273,13 +332,13 @@ cdef int select_puct(Tree* t, Node* node, const int* buf, int n, double c, Rng* 
 # with q(a) = reward[p] / N(a) (an unvisited edge: the first-play urgency of select_puct).
 cdef double gumbel_q(const Tree* t, const Gumbel* g, int j) noexcept nogil:
     cdef const Node* node = &t.nodes[g.root]
-    cdef const Edge* e = &t.edges[node.first_edge + j]
+    cdef const Edge* e = edge_at(t, node.first_edge + j)
     cdef double rsum = 0.0, vsum = 0.0
     cdef int i
     if e.visits > 0:
         return e.reward[g.player] / e.visits
     for i in range(node.n_edges):
-        e = &t.edges[node.first_edge + i]
+        e = edge_at(t, node.first_edge + i)
         if e.visits > 0:
             rsum += e.reward[g.player]
             vsum += e.visits
@@ -290,8 +349,8 @@ cdef int gumbel_max_n(const Tree* t, const Gumbel* g) noexcept nogil:
     cdef const Node* node = &t.nodes[g.root]
     cdef int i, best = 0
     for i in range(node.n_edges):
-        if t.edges[node.first_edge + i].visits > best:
-            best = t.edges[node.first_edge + i].visits
+        if edge_at(t, node.first_edge + i).visits > best:
+            best = edge_at(t, node.first_edge + i).visits
     return best
 
 
@@ -337,7 +396,7 @@ cdef void gumbel_end_phase(const Tree* t, Gumbel* g) noexcept nogil:
         g.log_max_n[ph] = gumbel_max_n(t, g)
         for i in range(g.alive):
             j = g.order[i]
-            e = &t.edges[t.nodes[g.root].first_edge + j]
+            e = edge_at(t, t.nodes[g.root].first_edge + j)
             g.log_order[ph][i] = j
             g.log_visits[ph][i] = g.visits[j]
             g.log_n[ph][i] = e.visits
@@ -358,12 +417,11 @@ cdef void gumbel_end_phase(const Tree* t, Gumbel* g) noexcept nogil:
 # the root node's edges (counted in `mismatch`; the caller falls back to PUCT).
 cdef int gumbel_select(Tree* t, Gumbel* g, Node* node, const int* buf, int n) noexcept nogil:
     cdef int j, i, pick = -1, fewest
-    cdef Edge* edges = &t.edges[node.first_edge]
     if n != node.n_edges:
         g.mismatch += 1
         return -1
     for j in range(n):
-        if buf[j] != edges[j].action:
+        if buf[j] != edge_at(t, node.first_edge + j).action:
             g.mismatch += 1
             return -1
     while g.chosen < 0:
@@ -378,7 +436,7 @@ cdef int gumbel_select(Tree* t, Gumbel* g, Node* node, const int* buf, int n) no
     if g.chosen >= 0:
         pick = g.chosen
     for j in range(n):
-        edges[j].avail += 1
+        edge_at(t, node.first_edge + j).avail += 1
     g.visits[pick] += 1
     return node.first_edge + pick
 
@@ -454,6 +512,7 @@ cdef void iterate(Tree* t, const Params* P, const GameState* root, int seat, Rng
     cdef double win[MAX_P]
     cdef double score[MAX_P]
     cdef Edge* e
+    cdef float* c
     if P.determinize:
         determinize_state(root, seat, rng, &d)
     else:
@@ -492,7 +551,7 @@ cdef void iterate(Tree* t, const Params* P, const GameState* root, int seat, Rng
         path_nodes[depth] = node_idx
         depth += 1
         t.node_visits += 1
-        apply_action(&d, t.edges[edge_idx].action)
+        apply_action(&d, edge_at(t, edge_idx).action)
     # Step 4: rollout
     mover = d.to_move
     while d.stage != S_GAME_OVER and (P.rollout_turns < 0 or turns < P.rollout_turns):
@@ -503,12 +562,17 @@ cdef void iterate(Tree* t, const Params* P, const GameState* root, int seat, Rng
     finish(P, &d, reward, win, score)
     # Step 5: backup
     for k in range(depth):
-        e = &t.edges[path[k]]
+        e = edge_at(t, path[k])
         e.visits += 1
+        c = &t.stats[<long long>path[k] * t.stat_stride]
         for p in range(d.n_players):
             e.reward[p] += <float>reward[p]
-            e.win[p] += <float>win[p]
-            e.score[p] += <float>score[p]
+        if t.keep_win:
+            for p in range(d.n_players):
+                c[p] += <float>win[p]
+            c += d.n_players
+        for p in range(d.n_players):
+            c[p] += <float>score[p]
         t.nodes[path_nodes[k]].visits += 1
     for p in range(d.n_players):
         t.root_reward[p] += reward[p]
@@ -536,32 +600,14 @@ cdef class TreeSearch:
     cdef Gumbel gumbel
     cdef int gumbel_k
     cdef double gumbel_scale
+    cdef long long memory_bytes      # the Hash budget; the arrays are allocated at the first set_root
 
     def __cinit__(self, params, bint determinize, unsigned long long seed):
-        """`params` is a search.params.SearchParams; its fields are read by name."""
-        cdef long long memory_bytes = (<long long>params.hash_mb) << 20
+        """`params` is a search.params.SearchParams; its fields are read by name. The tree's
+        arrays are allocated by the first set_root, sized for its player count."""
         cdef int selection = SELECTION_CODES[params.selection]
-        cdef long long per_node = TreeSearch.bytes_per_node(selection != SEL_UCT)
-        cdef long long cap = memory_bytes // per_node
-        cdef long long size = 1
-        if cap < 16:
-            cap = 16
-        while size < 2 * cap:
-            size <<= 1
         memset(&self.tree, 0, sizeof(Tree))
-        self.tree.node_cap = cap
-        self.tree.edge_cap = EDGES_PER_NODE * cap
-        self.tree.table_mask = size - 1
-        self.tree.nodes = <Node*>malloc(cap * sizeof(Node))
-        self.tree.edges = <Edge*>malloc(self.tree.edge_cap * sizeof(Edge))
-        self.tree.table = <int32_t*>malloc(size * sizeof(int32_t))
-        self.tree.priors = NULL
-        if selection != SEL_UCT:
-            self.tree.priors = <float*>malloc(self.tree.edge_cap * sizeof(float))
-        if (self.tree.nodes == NULL or self.tree.edges == NULL or self.tree.table == NULL
-                or (selection != SEL_UCT and self.tree.priors == NULL)):
-            raise MemoryError(f"cannot allocate a search tree of {memory_bytes} bytes")
-        memset(self.tree.table, 0xFF, size * sizeof(int32_t))
+        self.memory_bytes = (<long long>params.hash_mb) << 20
         self.params.c_uct = params.exploration
         self.params.policy = POLICY_CODES[params.rollout_policy]
         self.params.rollout_turns = params.rollout_turns
@@ -591,23 +637,68 @@ cdef class TreeSearch:
         self.stop_flag = 0
 
     @staticmethod
-    def bytes_per_node(bint priors=False):
+    def bytes_per_node(bint priors=False, int n_players=MAX_P, bint win=True):
         """Memory one tree node costs with its share of edges and hash table (the Hash budget's
-        unit); `priors`: with each edge's prior too (selection puct or gumbel)."""
-        return (sizeof(Node) + 2 * sizeof(int32_t)
-                + EDGES_PER_NODE * (sizeof(Edge) + (sizeof(float) if priors else 0)))
+        unit) in a tree of `n_players`; `priors`: with each edge's prior too (selection puct
+        or gumbel); `win`: the tree keeps win sums apart from the reward sums (it blends the
+        margin: the top of this file)."""
+        sizes = TreeSearch.record_bytes(n_players, win)
+        return (sizes["node"] + 2 * sizes["slot"]
+                + EDGES_PER_NODE * (sizes["edge"] + (sizeof(float) if priors else 0)))
 
     @staticmethod
-    def record_bytes():
-        """The bytes of one node record, one edge record and one hash slot (what a tree
-        actually uses per node: node + 2 slots + its edges; bench/search.py --fill)."""
-        return {"node": sizeof(Node), "edge": sizeof(Edge), "slot": sizeof(int32_t)}
+    def record_bytes(int n_players=MAX_P, bint win=True):
+        """The bytes of one node record, one edge (its hot record and its statistics, also
+        apart) and one hash slot in a tree of `n_players` (`win`: with win sums kept): what a
+        tree actually uses per node is node + 2 slots + its edges (bench/search.py --fill)."""
+        if not 1 <= n_players <= MAX_P:
+            raise ValueError(f"the player count {n_players} is not between 1 and {MAX_P}")
+        hot = edge_bytes(n_players)
+        cold = stat_floats(n_players, win) * sizeof(float)
+        return {"node": sizeof(Node), "edge": hot + cold, "edge_record": hot, "edge_stats": cold,
+                "slot": sizeof(int32_t)}
 
-    def __dealloc__(self):
+    cdef void _free(self):
         free(self.tree.nodes)
         free(self.tree.edges)
+        free(self.tree.stats)
         free(self.tree.table)
         free(self.tree.priors)
+        memset(&self.tree, 0, sizeof(Tree))
+
+    cdef _allocate(self, int n_players, int keep_win):
+        """Empty arrays for a tree of `n_players` (win sums kept or not) within the Hash
+        budget; the tree before is dropped."""
+        cdef bint priors = self.params.selection != SEL_UCT
+        cdef long long per_node = TreeSearch.bytes_per_node(priors, n_players, keep_win)
+        cdef long long cap = self.memory_bytes // per_node
+        cdef long long size = 1
+        self._free()
+        if cap < 16:
+            cap = 16
+        while size < 2 * cap:
+            size <<= 1
+        self.tree.node_cap = cap
+        self.tree.edge_cap = EDGES_PER_NODE * cap
+        self.tree.table_mask = size - 1
+        self.tree.n_players = n_players
+        self.tree.keep_win = keep_win
+        self.tree.edge_stride = edge_bytes(n_players)
+        self.tree.stat_stride = stat_floats(n_players, keep_win)
+        self.tree.nodes = <Node*>malloc(cap * sizeof(Node))
+        self.tree.edges = <char*>malloc(self.tree.edge_cap * self.tree.edge_stride)
+        self.tree.stats = <float*>malloc(self.tree.edge_cap * self.tree.stat_stride * sizeof(float))
+        self.tree.table = <int32_t*>malloc(size * sizeof(int32_t))
+        if priors:
+            self.tree.priors = <float*>malloc(self.tree.edge_cap * sizeof(float))
+        if (self.tree.nodes == NULL or self.tree.edges == NULL or self.tree.stats == NULL
+                or self.tree.table == NULL or (priors and self.tree.priors == NULL)):
+            self._free()
+            raise MemoryError(f"cannot allocate a search tree of {self.memory_bytes} bytes")
+        memset(self.tree.table, 0xFF, size * sizeof(int32_t))
+
+    def __dealloc__(self):
+        self._free()
 
     def set_root(self, state, int seat):
         """Search from `state` (an engine State, full or a view) for `seat`.
@@ -638,6 +729,9 @@ cdef class TreeSearch:
         memset(&self.gumbel, 0, sizeof(Gumbel))      # a Gumbel root starts with gumbel_start
         self._center_margins()
         self._choose_reward()
+        if (self.tree.n_players != self.root.n_players
+                or (self.params.reward_margin and not self.tree.keep_win)):
+            self._allocate(self.root.n_players, self.params.reward_margin)
 
     cdef void _choose_reward(self):
         # reward=adaptive: the win reward while the static evaluation gives the root seat a
@@ -662,11 +756,13 @@ cdef class TreeSearch:
 
     def has_node(self, state):
         """True if the tree holds a node for `state` (the position a reused search starts from)."""
+        if self.tree.table == NULL:
+            return False
         return self.tree.table[find_slot(&self.tree, self.key_for(state))] != EMPTY
 
     def fill(self):
-        """The share of the tree's node capacity in use."""
-        return self.tree.n_nodes / <double>self.tree.node_cap
+        """The share of the tree's node capacity in use (0 before the first set_root)."""
+        return self.tree.n_nodes / <double>self.tree.node_cap if self.tree.node_cap else 0.0
 
     def audit(self):
         """Check the tree's statistics: every node's visits are the sum of its edges' visits
@@ -682,7 +778,7 @@ cdef class TreeSearch:
                 continue
             total = 0
             for j in range(node.first_edge, node.first_edge + node.n_edges):
-                total += self.tree.edges[j].visits
+                total += edge_at(&self.tree, j).visits
             edge_visits += total
             if total != node.visits:
                 bad_visits += 1
@@ -713,6 +809,8 @@ cdef class TreeSearch:
         The time is checked every 16 iterations.
         """
         cdef long long done = 0
+        if self.tree.nodes == NULL:
+            raise RuntimeError("set_root before run: the tree is allocated for the root's player count")
         with nogil:
             while not self.stop_flag:
                 if max_iterations > 0 and done >= max_iterations:
@@ -730,13 +828,26 @@ cdef class TreeSearch:
         return now_ms()
 
     def stats(self):
-        """Counters: iterations, nodes, edges, node_visits, capacity, full, bytes per node."""
-        cdef long long per_node = TreeSearch.bytes_per_node(self.tree.priors != NULL)
+        """Counters: iterations, nodes, edges, node_visits, capacity, full, bytes per node
+        (of this tree's layout: n_players, keeps_win; 0 before the first set_root), the bytes
+        the Hash budget provisions (bytes_allocated: capacity x bytes per node) and the bytes
+        the arrays really take (bytes_arrays: the hash table of table_slots, a power of 2 of
+        at least 2 slots a node, may take more than its 2 provisioned slots a node)."""
+        cdef long long per_node = 0
+        if self.tree.n_players:
+            per_node = TreeSearch.bytes_per_node(self.tree.priors != NULL, self.tree.n_players,
+                                                 self.tree.keep_win)
         return {
+            "n_players": self.tree.n_players, "keeps_win": bool(self.tree.keep_win),
             "iterations": self.tree.iterations, "nodes": self.tree.n_nodes,
             "edges": self.tree.n_edges, "node_visits": self.tree.node_visits,
             "node_capacity": self.tree.node_cap, "full": bool(self.tree.full),
             "bytes_per_node": per_node, "bytes_allocated": self.tree.node_cap * per_node,
+            "table_slots": self.tree.table_mask + 1 if self.tree.table else 0,
+            "bytes_arrays": (self.tree.node_cap * sizeof(Node) + (self.tree.table_mask + 1) * sizeof(int32_t)
+                                + self.tree.edge_cap * (self.tree.edge_stride + self.tree.stat_stride * sizeof(float)
+                                                        + (sizeof(float) if self.tree.priors != NULL else 0))
+                                if self.tree.table else 0),
             "root_mismatch": self.gumbel.mismatch,
             "root_value": [self.tree.root_reward[p] / max(1, self.tree.iterations)
                            for p in range(self.root.n_players)],
@@ -748,21 +859,26 @@ cdef class TreeSearch:
 
     def node_edges(self, unsigned long long key):
         """For the node with this key: its edges as [EdgeStats], or None if there is no such node."""
-        cdef long long slot = find_slot(&self.tree, key)
-        cdef int32_t idx = self.tree.table[slot]
+        cdef int32_t idx
         cdef Node* node
         cdef Edge* e
-        cdef int i, p
+        cdef const float* c
+        cdef int i, p, n = self.tree.n_players
+        if self.tree.table == NULL:
+            return None
+        idx = self.tree.table[find_slot(&self.tree, key)]
         if idx == EMPTY:
             return None
         node = &self.tree.nodes[idx]
         out = []
         for i in range(node.n_edges):
-            e = &self.tree.edges[node.first_edge + i]
-            out.append(EdgeStats(e.action, e.visits, e.avail,
-                                 [e.reward[p] for p in range(self.root.n_players)],
-                                 [e.win[p] for p in range(self.root.n_players)],
-                                 [e.score[p] for p in range(self.root.n_players)]))
+            e = edge_at(&self.tree, node.first_edge + i)
+            c = &self.tree.stats[<long long>(node.first_edge + i) * self.tree.stat_stride]
+            reward = [e.reward[p] for p in range(n)]
+            win = [c[p] for p in range(n)] if self.tree.keep_win else list(reward)
+            if self.tree.keep_win:
+                c += n
+            out.append(EdgeStats(e.action, e.visits, e.avail, reward, win, [c[p] for p in range(n)]))
         return out
 
     def key_for(self, state):
@@ -788,8 +904,8 @@ cdef class TreeSearch:
         cdef double psum = 0.0, u, gj, pj
         cdef Gumbel* g = &self.gumbel
         memset(g, 0, sizeof(Gumbel))
-        if (self.params.selection != SEL_GUMBEL or self.root.stage == S_DRAW
-                or self.root.stage == S_GAME_OVER):
+        if (self.params.selection != SEL_GUMBEL or self.tree.table == NULL
+                or self.root.stage == S_DRAW or self.root.stage == S_GAME_OVER):
             return False
         key = info_key(&self.root, self.root.to_move) if self.params.determinize else self.root.key
         slot = find_slot(&self.tree, key)
@@ -828,7 +944,7 @@ cdef class TreeSearch:
             # m-th), as PUCT tries it first; the noise and the priors pick the others
             o = heuristic_choice(&self.root, &self.rng, buf, n)
             pos = 0
-            while pos < node.n_edges and self.tree.edges[node.first_edge + g.order[pos]].action != o:
+            while pos < node.n_edges and edge_at(&self.tree, node.first_edge + g.order[pos]).action != o:
                 pos += 1
             if g.m <= pos < node.n_edges:
                 k = g.order[pos]
@@ -851,7 +967,7 @@ cdef class TreeSearch:
         cdef int j = gumbel_current(&self.tree, &self.gumbel)
         if j < 0:
             return None
-        return self.tree.edges[self.tree.nodes[self.gumbel.root].first_edge + j].action
+        return edge_at(&self.tree, self.tree.nodes[self.gumbel.root].first_edge + j).action
 
     def gumbel_state(self):
         """The Gumbel root's schedule, for tests and analysis: None if inactive, else a dict of
@@ -866,7 +982,7 @@ cdef class TreeSearch:
         if not g.active:
             return None
         node = &self.tree.nodes[g.root]
-        act = [self.tree.edges[node.first_edge + j].action for j in range(node.n_edges)]
+        act = [edge_at(&self.tree, node.first_edge + j).action for j in range(node.n_edges)]
         log_ = []
         for ph in range(min(g.phase, MAX_PHASES)):
             log_.append({"survivors": [(act[g.log_order[ph][i]], g.log_visits[ph][i], g.log_n[ph][i],
@@ -882,9 +998,12 @@ cdef class TreeSearch:
 
     def priors_of(self, unsigned long long key):
         """The priors of the node with this key's edges (puct/gumbel), or None."""
-        cdef int32_t idx = self.tree.table[find_slot(&self.tree, key)]
+        cdef int32_t idx
         cdef Node* node
-        if idx == EMPTY or self.tree.priors == NULL:
+        if self.tree.table == NULL or self.tree.priors == NULL:
+            return None
+        idx = self.tree.table[find_slot(&self.tree, key)]
+        if idx == EMPTY:
             return None
         node = &self.tree.nodes[idx]
         return [self.tree.priors[node.first_edge + i] for i in range(node.n_edges)]
@@ -902,16 +1021,19 @@ def puct_pick(int player, actions, visits, avail, rewards, priors, legal, double
     cdef int buf[LEGAL_BUF]
     if not 0 < n_edges <= LEGAL_BUF or n > LEGAL_BUF:
         raise ValueError("between 1 and LEGAL_BUF edges")
+    if not 0 <= player < MAX_P:
+        raise ValueError(f"the player {player} is not a seat")
     memset(&t, 0, sizeof(Tree))
-    t.edges = <Edge*>malloc(n_edges * sizeof(Edge))
+    t.edge_stride = edge_bytes(MAX_P)
+    t.edges = <char*>malloc(n_edges * t.edge_stride)
     t.priors = <float*>malloc(n_edges * sizeof(float))
     try:
+        memset(t.edges, 0, n_edges * t.edge_stride)
         for i in range(n_edges):
-            memset(&t.edges[i], 0, sizeof(Edge))
-            t.edges[i].action = actions[i]
-            t.edges[i].visits = visits[i]
-            t.edges[i].avail = avail[i]
-            t.edges[i].reward[player] = rewards[i]
+            edge_at(&t, i).action = actions[i]
+            edge_at(&t, i).visits = visits[i]
+            edge_at(&t, i).avail = avail[i]
+            edge_at(&t, i).reward[player] = rewards[i]
             t.priors[i] = priors[i]
         for i in range(n):
             buf[i] = legal[i]
@@ -921,8 +1043,8 @@ def puct_pick(int player, actions, visits, avail, rewards, priors, legal, double
         node.visits = sum(visits)
         rng.state = seed
         chosen = select_puct(&t, &node, buf, n, c, &rng, preferred)
-        return (t.edges[chosen].action if chosen >= 0 else None,
-                [t.edges[i].avail for i in range(n_edges)])
+        return (edge_at(&t, chosen).action if chosen >= 0 else None,
+                [edge_at(&t, i).avail for i in range(n_edges)])
     finally:
         free(t.edges)
         free(t.priors)

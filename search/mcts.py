@@ -41,7 +41,7 @@ def new_tree(params: SearchParams, determinize: bool, seed: int, n_players: int,
              limits: SearchLimits | None = None, iterations_per_s: float | None = None) -> TreeSearch:
     """A tree for a search within `limits`, of params.hash_mb MiB or, with hash_mb 0 (auto),
     sized for those limits (search/treesize.py)."""
-    mb = tree_mb(params, limits or SearchLimits(infinite=True), iterations_per_s)
+    mb = tree_mb(params, limits or SearchLimits(infinite=True), iterations_per_s, n_players)
     return TreeSearch(params.for_players(n_players).with_(hash_mb=mb), determinize, seed & ((1 << 64) - 1))
 
 

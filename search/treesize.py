@@ -13,7 +13,7 @@ allocated lazily by the system: memory is only used as nodes are made.
 
 from __future__ import annotations
 
-from ._ismcts import TreeSearch
+from ._ismcts import MAX_PLAYERS, TreeSearch
 from .params import SearchLimits, SearchParams, tree_memory_cap_mb
 
 AUTO_FLOOR_MB = 64
@@ -22,7 +22,7 @@ AUTO_ROOM = 2
 # bench/search.py measures at any player count on the development machine, so a first
 # search's tree is sized too large rather than too small.
 PRIOR_ITERATIONS_PER_S = 200_000
-AUTO_INFINITE_MB = 1024       # a search only stop() ends (go infinite): about 20 s of 4 players
+AUTO_INFINITE_MB = 1024       # a search only stop() ends (go infinite): about 25 s of 4 players
 
 
 def iterations_within(limits: SearchLimits, iterations_per_s: float | None) -> float | None:
@@ -35,16 +35,25 @@ def iterations_within(limits: SearchLimits, iterations_per_s: float | None) -> f
     return min(bounds) if bounds else None
 
 
-def tree_mb(params: SearchParams, limits: SearchLimits, iterations_per_s: float | None = None) -> int:
-    """The tree memory in MiB of a search with `params` within `limits`: params.hash_mb, or
-    with hash_mb 0 (auto) room for AUTO_ROOM x the nodes the search can make."""
+def node_bytes(params: SearchParams, n_players: int = MAX_PLAYERS) -> int:
+    """The bytes a node of a tree of `n_players` with `params` provisions: with priors for
+    puct/gumbel, with win sums unless reward=win (reward=adaptive keeps them only if its
+    first root blends the margin: this is the larger size; search/_ismcts.pyx, top)."""
+    return TreeSearch.bytes_per_node(params.selection != "uct", n_players, params.reward != "win")
+
+
+def tree_mb(params: SearchParams, limits: SearchLimits, iterations_per_s: float | None = None,
+            n_players: int = MAX_PLAYERS) -> int:
+    """The tree memory in MiB of a search of an `n_players` game with `params` within
+    `limits`: params.hash_mb, or with hash_mb 0 (auto) room for AUTO_ROOM x the nodes the
+    search can make."""
     if params.hash_mb:
         return params.hash_mb
     cap = tree_memory_cap_mb(params.processes)
     iterations = iterations_within(limits, iterations_per_s)
     if iterations is None:
         return min(cap, AUTO_INFINITE_MB)
-    per_node = TreeSearch.bytes_per_node(params.selection != "uct")      # puct/gumbel: with priors
+    per_node = node_bytes(params, n_players)
     wanted = -(-int(AUTO_ROOM * iterations * per_node) // (1 << 20))
     return max(1, min(cap, max(AUTO_FLOOR_MB, wanted)))
 

@@ -40,7 +40,7 @@ def test_an_auto_tree_is_sized_from_the_budget_within_the_floor_and_the_machines
 
 
 def test_a_search_too_long_for_a_fixed_tree_keeps_adding_nodes_with_an_auto_hash():
-    # 1 MiB holds about 1,400 nodes: 6,000 iterations fill it; the auto tree takes them all.
+    # 1 MiB holds 1,724 4-player nodes (608 bytes each): 6,000 iterations fill it; the auto tree takes them all.
     state = midgame(4, 105, 8)
     limits = SearchLimits(iterations=6000)
     fixed = MCTSSearch(SearchParams(seed=3, hash_mb=1)).search(state, limits=limits).stats
@@ -58,8 +58,9 @@ def test_a_timed_search_measures_its_rate_and_sizes_the_next_tree_from_it():
     assert rate and rate >= first.iterations * 1000 / first.time_ms * 0.99
     second = searcher.search(state, limits=SearchLimits(time_ms=100))
     assert not second.stats["full"]
-    mb = tree_mb(searcher.params, SearchLimits(time_ms=100), searcher.iterations_per_s)
-    assert second.stats["node_capacity"] == mb * MIB // TreeSearch.bytes_per_node(True)   # puct: with priors
+    mb = tree_mb(searcher.params, SearchLimits(time_ms=100), searcher.iterations_per_s, 2)
+    layout = TreeSearch.bytes_per_node(True, 2, second.stats["keeps_win"])   # puct: with priors
+    assert second.stats["node_capacity"] == mb * MIB // layout == mb * MIB // second.stats["bytes_per_node"]
 
 
 def test_pimc_runs_with_an_auto_hash():
