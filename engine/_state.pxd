@@ -105,7 +105,10 @@ cdef struct Rules:
 
 # The whole game state. Field meanings are those of engine/snapshot.py; `key` is the
 # incremental Zobrist key (engine/zobrist.py) and hand_key[p] the part of it that is p's
-# private information. adj/adj_n and priv are caches derived from layout and owners.
+# private information. adj/adj_n and priv are caches derived from layout and owners;
+# park_mask (bit sq set when a tile lies on park square sq) is a cache derived from tile_at.
+# keyless is 1 only inside random_playout, which skips the key updates and recomputes
+# key and hand_key from scratch at the end (nothing reads them meanwhile).
 cdef struct GameState:
     const Rules* rules
     uint64_t key
@@ -150,6 +153,8 @@ cdef struct GameState:
     int8_t moves_bonus
     int8_t intrigue
     int8_t draws_left
+    int8_t keyless
+    uint64_t park_mask
 
 # SplitMix64, the same stream as engine/rng.py.
 cdef struct Rng:

@@ -14,6 +14,10 @@ from libc.stdlib cimport abort
 # count went negative. A failure prints what broke and aborts, like a C assert. In the
 # fast build PALAIS_CHECKED is the constant 0 and the C compiler drops the checks.
 cdef extern from *:
+    int __builtin_ctzll(unsigned long long) nogil
+    int __builtin_popcountll(unsigned long long) nogil
+
+cdef extern from *:
     """
     #ifndef PALAIS_CHECKED
     #define PALAIS_CHECKED 0
@@ -111,10 +115,45 @@ cdef uint64_t rng_next(Rng* rng) noexcept nogil:
     rng.state += GOLDEN
     return mix64(rng.state)
 
+# x % n without a 64-bit division for n <= FASTMOD_N (Lemire, Kaser and Kurz, "Faster
+# remainder by direct computation", 2019: exact for every 64-bit x), else the plain `%`.
+# The stream is the same either way; tests/test_rules_core_caches.py checks it.
+cdef extern from *:
+    """
+    #define PALAIS_FASTMOD_N 256
+    static __uint128_t palais_mod_m[PALAIS_FASTMOD_N + 1];
+    static void palais_mod_init(void) {
+        int d;
+        for (d = 1; d <= PALAIS_FASTMOD_N; d++)
+            palais_mod_m[d] = ((__uint128_t)0 - 1) / (unsigned)d + 1;
+    }
+    static inline uint64_t palais_mod(uint64_t a, uint64_t d) {
+        __uint128_t low = palais_mod_m[d] * a;
+        __uint128_t bottom = ((low & 0xFFFFFFFFFFFFFFFFULL) * d) >> 64;
+        __uint128_t top = (low >> 64) * d;
+        return (uint64_t)((bottom + top) >> 64);
+    }
+    """
+    int FASTMOD_N "PALAIS_FASTMOD_N"
+    void palais_mod_init() nogil
+    uint64_t palais_mod(uint64_t a, uint64_t d) nogil
+
+palais_mod_init()
+
 cdef int rng_below(Rng* rng, int n) noexcept nogil:
     if n <= 0:              # never asked by the rules; a guard against dividing by zero
         return 0
+    if n <= FASTMOD_N:
+        return <int>palais_mod(rng_next(rng), <uint64_t>n)
     return <int>(rng_next(rng) % <uint64_t>n)
+
+
+def _rng_below(uint64_t state, int n):
+    """(rng_below's value, the new state) from Rng state `state`: for tests of the stream."""
+    cdef Rng r
+    r.state = state
+    cdef int v = rng_below(&r, n)
+    return v, r.state
 
 cdef inline uint64_t zkey(int field, int idx, int value) noexcept nogil:
     cdef uint64_t x = (ZSEED ^ (<uint64_t>field << 40) ^ (<uint64_t>idx << 24)
@@ -124,13 +163,16 @@ cdef inline uint64_t zkey(int field, int idx, int value) noexcept nogil:
 # ---------------------------------------------------------------- setters (keep the key)
 cdef inline void put8(GameState* s, int field, int idx, int8_t* slot, int value) noexcept nogil:
     if slot[0] != value:
-        s.key ^= zkey(field, idx, slot[0]) ^ zkey(field, idx, value)
+        if not s.keyless:
+            s.key ^= zkey(field, idx, slot[0]) ^ zkey(field, idx, value)
         slot[0] = <int8_t>value
 
 cdef inline void put_private(GameState* s, int field, int p, int c, int8_t* slot, int value) noexcept nogil:
-    cdef uint64_t d = zkey(field, p * N_C + c, slot[0]) ^ zkey(field, p * N_C + c, value)
-    s.key ^= d
-    s.hand_key[p] ^= d
+    cdef uint64_t d
+    if not s.keyless:
+        d = zkey(field, p * N_C + c, slot[0]) ^ zkey(field, p * N_C + c, value)
+        s.key ^= d
+        s.hand_key[p] ^= d
     slot[0] = <int8_t>value
 
 # The stage passes through many automatic values inside one apply_action; it is written raw
@@ -145,7 +187,8 @@ cdef inline void add_area(GameState* s, int p, int d) noexcept nogil:
     put8(s, F_AREA, p, &s.area[p], s.area[p] + d)
 
 cdef inline void add_gold(GameState* s, int p, int d) noexcept nogil:
-    s.key ^= zkey(F_GOLD, p, s.gold[p]) ^ zkey(F_GOLD, p, s.gold[p] + d)
+    if not s.keyless:
+        s.key ^= zkey(F_GOLD, p, s.gold[p]) ^ zkey(F_GOLD, p, s.gold[p] + d)
     s.gold[p] += d
 
 # ---------------------------------------------------------------- queries
@@ -191,13 +234,18 @@ cdef inline int can_recruit(const GameState* s, int p, int sq) noexcept nogil:
             and s.turq + s.rooms[p][KING] >= R.tile_turq[t]
             and s.viol + s.rooms[p][MADAME] >= R.tile_viol[t])
 
+# The lowest set bit's index; m must not be 0.
+cdef inline int low_bit(uint64_t m) noexcept nogil:
+    return __builtin_ctzll(m)
+
 cdef int any_recruit(const GameState* s, int p) noexcept nogil:
-    cdef int sq
+    cdef uint64_t m = s.park_mask
     if s.rec == 0 and s.rooms[p][OFFICE] == 0:
         return 0
-    for sq in range(N_SQ):
-        if can_recruit(s, p, sq):
+    while m:
+        if can_recruit(s, p, low_bit(m)):
             return 1
+        m &= m - 1
     return 0
 
 cdef inline int count_source_rooms(const GameState* s, int p, int target, int* only) noexcept nogil:
@@ -210,6 +258,7 @@ cdef inline int count_source_rooms(const GameState* s, int p, int target, int* o
 
 cdef int legal_actions(const GameState* s, int* out) noexcept nogil:
     cdef int p = s.to_move, st = s.stage, n = 0, r, a, b, k, c, w
+    cdef uint64_t m
     cdef bint hidden
     if st == S_SETUP:
         for r in range(0 if s.rules.setup_on_gate else 1, N_R):
@@ -246,10 +295,13 @@ cdef int legal_actions(const GameState* s, int* out) noexcept nogil:
         out[1] = A_DECLINE
         n = 2
     elif st == S_RECRUIT:
-        for r in range(N_SQ):
+        m = s.park_mask
+        while m:
+            r = low_bit(m)
             if can_recruit(s, p, r):
                 out[n] = A_RECRUIT + r
                 n += 1
+            m &= m - 1
         out[n] = A_END
         n += 1
     elif st == S_DRAW:
@@ -361,6 +413,7 @@ cdef void recruit(GameState* s, int p, int sq) noexcept nogil:
     if R.tile_gold[t]:
         add_gold(s, p, -R.tile_gold[t])
     put8(s, F_TILE_AT, sq, &s.tile_at[sq], -1)
+    s.park_mask &= ~((<uint64_t>1) << sq)
     put8(s, F_OWNER, t, &s.owner[t], p)
     priv = R.tile_priv[t]
     s.priv[p][priv] += R.tile_amount[t] if priv == P_INCOME else 1
@@ -399,11 +452,16 @@ cdef void reshuffle(GameState* s) noexcept nogil:
             put8(s, F_PLAYED_SINCE, q * N_C + c, &s.played_since[q][c], 0)
 
 cdef int tiles_in_park(const GameState* s) noexcept nogil:
-    cdef int sq, n = 0
+    return __builtin_popcountll(s.park_mask)
+
+# park_mask from tile_at, from scratch (at load, and by the checked build after each action).
+cdef uint64_t compute_park_mask(const GameState* s) noexcept nogil:
+    cdef uint64_t m = 0
+    cdef int sq
     for sq in range(N_SQ):
         if s.tile_at[sq] >= 0:
-            n += 1
-    return n
+            m |= (<uint64_t>1) << sq
+    return m
 
 cdef inline int discard_total(const GameState* s) noexcept nogil:
     cdef int c, n = 0
@@ -506,7 +564,8 @@ cdef void advance(GameState* s) noexcept nogil:
                 if s.last_round or s.round >= R.round_cap:
                     set_stage(s, S_GAME_OVER)
                     return
-                s.key ^= zkey(F_ROUND, 0, s.round) ^ zkey(F_ROUND, 0, s.round + 1)
+                if not s.keyless:
+                    s.key ^= zkey(F_ROUND, 0, s.round) ^ zkey(F_ROUND, 0, s.round + 1)
                 s.round += 1
             put8(s, F_TO_MOVE, 0, &s.to_move, v)
             set_stage(s, S_TURN_START)
@@ -537,10 +596,12 @@ cdef void check_before(const GameState* s, int action) noexcept nogil:
 
 cdef void check_after(const GameState* s, int action) noexcept nogil:
     cdef int p, r, c
-    if s.key != compute_key(s):
+    if not s.keyless and s.key != compute_key(s):
         check_failed("incremental key differs from the recomputed key", action, s.stage)
+    if s.park_mask != compute_park_mask(s):
+        check_failed("park_mask differs from tile_at", action, s.stage)
     for p in range(s.n_players):
-        if s.hand_key[p] != private_key(s, p):
+        if not s.keyless and s.hand_key[p] != private_key(s, p):
             check_failed("incremental private key differs", action, s.stage)
         if s.area[p] < 0 or s.supply[p] < 0 or s.gold[p] < 0 or s.hand_size[p] < 0:
             check_failed("a seat's count went negative", action, s.stage)
@@ -565,7 +626,8 @@ cdef void apply_action(GameState* s, int action) noexcept nogil:
         put8(s, F_SETUP_COUNT, 0, &s.setup_count, s.setup_count + 1)
         if s.setup_count == SETUP_FREE * s.n_players:
             put8(s, F_TO_MOVE, 0, &s.to_move, 0)
-            s.key ^= zkey(F_ROUND, 0, s.round) ^ zkey(F_ROUND, 0, 1)
+            if not s.keyless:
+                s.key ^= zkey(F_ROUND, 0, s.round) ^ zkey(F_ROUND, 0, 1)
             s.round = 1
             set_stage(s, S_TURN_START)
         else:
@@ -605,7 +667,7 @@ cdef void apply_action(GameState* s, int action) noexcept nogil:
     elif st == S_DRAW:
         draw_card(s, p, action)
     advance(s)
-    if s.stage != st:
+    if s.stage != st and not s.keyless:
         s.key ^= zkey(F_STAGE, 0, st) ^ zkey(F_STAGE, 0, s.stage)
     if PALAIS_CHECKED:
         check_after(s, action)
@@ -935,12 +997,19 @@ cdef int random_action(const GameState* s, Rng* rng, int* buf) noexcept nogil:
     n = legal_actions(s, buf)
     return buf[rng_below(rng, n)]
 
+# Keyless: no key is read during the playout, so the ~8 key updates per action are skipped
+# and the keys are recomputed once at the end (the same values, see check_after).
 cdef int random_playout(GameState* s, Rng* rng) noexcept nogil:
     cdef int buf[LEGAL_BUF]
-    cdef int steps = 0
+    cdef int steps = 0, p
+    s.keyless = 1
     while s.stage != S_GAME_OVER:
         apply_action(s, random_action(s, rng, buf))
         steps += 1
+    s.keyless = 0
+    s.key = compute_key(s)
+    for p in range(s.n_players):
+        s.hand_key[p] = private_key(s, p)
     return steps
 
 # ---------------------------------------------------------------- perft
@@ -1139,6 +1208,8 @@ cdef class State:
             s.adj_n[r] = len(near)
             for k in range(4):
                 s.adj[r][k] = near[k] if k < len(near) else -1
+        s.keyless = 0
+        s.park_mask = compute_park_mask(s)
         s.key = compute_key(s)
         for p in range(MAX_P):
             s.hand_key[p] = private_key(s, p) if p < s.n_players else 0
@@ -1244,6 +1315,11 @@ cdef class State:
 
     def tiles_in_park(self):
         return tiles_in_park(&self.st)
+
+    @property
+    def park_mask(self):
+        """The cached bit mask of park squares holding a tile (bit sq for square sq)."""
+        return self.st.park_mask
 
     def privileges(self, int seat):
         return [self.st.priv[seat][i] for i in range(N_PRIV)]
