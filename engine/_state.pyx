@@ -16,6 +16,24 @@ from libc.stdlib cimport abort
 cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
     int __builtin_popcountll(unsigned long long) nogil
+    int __builtin_popcount(unsigned) nogil
+    int __builtin_clz(unsigned) nogil
+    int __builtin_ctz(unsigned) nogil
+
+# Bit i set when a[i] != 0, for 9 counts in 0..127 (a seat's rooms, hand or the pile): one
+# 8-byte load, a carry-free add that lifts every nonzero byte's top bit, and a multiply
+# that gathers those 8 bits into one byte (no two partial products share a bit).
+cdef extern from *:
+    """
+    #include <string.h>
+    static inline unsigned palais_nonzero9(const int8_t* a) {
+        uint64_t v, hi;
+        memcpy(&v, a, 8);
+        hi = (v + 0x7F7F7F7F7F7F7F7FULL) & 0x8080808080808080ULL;
+        return (unsigned)(((hi >> 7) * 0x0102040810204080ULL) >> 56) | ((unsigned)(a[8] != 0) << 8);
+    }
+    """
+    unsigned nonzero9 "palais_nonzero9"(const int8_t* a) nogil
 
 cdef extern from *:
     """
@@ -86,6 +104,7 @@ cdef int F_DRAWS_LEFT = _zobrist.F_DRAWS_LEFT
 cdef int8_t WINDOW_OF[N_STAGES]          # stage -> window index 0..4, or -1
 cdef int8_t AFTER_WINDOW[5]              # window index -> the stage after it
 cdef int8_t WINDOW_ALLOWED[5][N_C]
+cdef unsigned WINDOW_MASK[5]             # window index -> bit c set when card c may be played
 cdef int8_t IS_BORDER[N_SQ]
 cdef int8_t SIDE_SQ[4][6]
 
@@ -97,8 +116,11 @@ for _i, _j in enumerate((S_WINDOW1, S_WINDOW2, S_WINDOW3, S_WINDOW4, S_WINDOW5))
 for _i, _j in enumerate((S_STEP1, S_STEP2, S_STEP3, S_STEP4, S_TURN_END)):
     AFTER_WINDOW[_i] = _j
 for _i in range(5):
+    WINDOW_MASK[_i] = 0
     for _j in range(N_C):
         WINDOW_ALLOWED[_i][_j] = 1 if WINDOW_CARDS[_i][_j] else 0
+        if WINDOW_CARDS[_i][_j]:
+            WINDOW_MASK[_i] |= 1u << _j
 for _i in range(N_SQ):
     IS_BORDER[_i] = 1 if _i in BORDER else 0
 for _i in range(4):
@@ -203,6 +225,9 @@ cdef inline int cardinal_weight(const GameState* s, int q) noexcept nogil:
     return s.rooms[q][CARDINAL] + 2 * s.priv[q][P_FAVOUR]
 
 cdef int has_majority(const GameState* s, int p, int room) noexcept nogil:
+    return majority(s, p, room)
+
+cdef inline int majority(const GameState* s, int p, int room) noexcept nogil:
     cdef int own = s.rooms[p][room]
     cdef int best = 0, q, w
     if own == 0:
@@ -248,29 +273,30 @@ cdef int any_recruit(const GameState* s, int p) noexcept nogil:
         m &= m - 1
     return 0
 
+# Rooms other than `target` holding one of p's servants: their number, and in only[0] the
+# highest of them (when there are any).
 cdef inline int count_source_rooms(const GameState* s, int p, int target, int* only) noexcept nogil:
-    cdef int r, n = 0
-    for r in range(N_R):
-        if r != target and s.rooms[p][r] > 0:
-            n += 1
-            only[0] = r
-    return n
+    cdef unsigned m = nonzero9(s.rooms[p]) & ~(1u << target)
+    if m:
+        only[0] = 31 - __builtin_clz(m)
+    return __builtin_popcount(m)
 
 cdef int legal_actions(const GameState* s, int* out) noexcept nogil:
     cdef int p = s.to_move, st = s.stage, n = 0, r, a, b, k, c, w
     cdef uint64_t m
+    cdef unsigned cm
     cdef bint hidden
     if st == S_SETUP:
         for r in range(0 if s.rules.setup_on_gate else 1, N_R):
             out[n] = A_ROOM + r
             n += 1
     elif WINDOW_OF[st] >= 0:
-        w = WINDOW_OF[st]
         hidden = s.observer >= 0 and s.observer != p
-        for c in range(N_C):
-            if WINDOW_ALLOWED[w][c] and ((s.deck[c] > 0) if hidden else (s.hand[p][c] > 0)):
-                out[n] = A_PLAY + c
-                n += 1
+        cm = (nonzero9(s.deck) if hidden else nonzero9(s.hand[p])) & WINDOW_MASK[WINDOW_OF[st]]
+        while cm:
+            out[n] = A_PLAY + __builtin_ctz(cm)
+            n += 1
+            cm &= cm - 1
         out[n] = A_CONTINUE
         n += 1
     elif st == S_STEP1:
@@ -278,16 +304,19 @@ cdef int legal_actions(const GameState* s, int* out) noexcept nogil:
             out[n] = A_GATE + k
             n += 1
     elif st == S_SOURCE:
-        for r in range(N_R):
-            if r != s.source_for and s.rooms[p][r] > 0:
-                out[n] = A_ROOM + r
-                n += 1
+        cm = nonzero9(s.rooms[p]) & ~(1u << s.source_for)
+        while cm:
+            out[n] = A_ROOM + __builtin_ctz(cm)
+            n += 1
+            cm &= cm - 1
     elif st == S_MOVES:
-        for a in range(N_R):
-            if s.rooms[p][a] > 0:
-                for k in range(s.adj_n[a]):
-                    out[n] = A_MOVE + a * N_R + s.adj[a][k]
-                    n += 1
+        cm = nonzero9(s.rooms[p])
+        while cm:
+            a = __builtin_ctz(cm)
+            for k in range(s.adj_n[a]):
+                out[n] = A_MOVE + a * N_R + s.adj[a][k]
+                n += 1
+            cm &= cm - 1
         out[n] = A_END
         n += 1
     elif st == S_KING_BONUS or st == S_MADAME_BONUS:
@@ -497,7 +526,7 @@ cdef void advance(GameState* s) noexcept nogil:
                 add_gold(s, p, s.priv[p][P_INCOME])
             set_stage(s, S_WINDOW1)
         elif st == S_STEP1:
-            v = s.rooms[p][PARADE] + has_majority(s, p, PARADE) + s.priv[p][P_REINFORCE] + s.guards
+            v = s.rooms[p][PARADE] + majority(s, p, PARADE) + s.priv[p][P_REINFORCE] + s.guards
             w = s.area[p] + servants_in_rooms(s, p, GATE)
             put8(s, F_GATE_MAX, 0, &s.gate_max, v if v < w else w)
             if s.gate_max >= 1:
@@ -514,20 +543,20 @@ cdef void advance(GameState* s) noexcept nogil:
                     put8(s, F_GATE_LEFT, 0, &s.gate_left, s.gate_left + 1)
                     return
         elif st == S_STEP2:
-            v = s.rooms[p][STAIRS] + has_majority(s, p, STAIRS) + s.priv[p][P_MOVE] + s.moves_bonus
+            v = s.rooms[p][STAIRS] + majority(s, p, STAIRS) + s.priv[p][P_MOVE] + s.moves_bonus
             if v > 0 and servants_in_rooms(s, p, -1) > 0:
                 put8(s, F_MOVES_LEFT, 0, &s.moves_left, v)
                 set_stage(s, S_MOVES)
                 return
             set_stage(s, S_WINDOW3)
         elif st == S_STEP3:
-            v = s.rooms[p][MINT] + has_majority(s, p, MINT)
+            v = s.rooms[p][MINT] + majority(s, p, MINT)
             if v:
                 add_gold(s, p, v)
             set_stage(s, S_KING_BONUS)
         elif st == S_KING_BONUS or st == S_MADAME_BONUS:
             v = KING if st == S_KING_BONUS else MADAME
-            if has_majority(s, p, v) and (s.area[p] > 0 or (R.room_fallback and count_source_rooms(s, p, v, &only) > 0)):
+            if majority(s, p, v) and (s.area[p] > 0 or (R.room_fallback and count_source_rooms(s, p, v, &only) > 0)):
                 return
             set_stage(s, S_MADAME_BONUS if st == S_KING_BONUS else S_WINDOW4)
         elif st == S_STEP4:
