@@ -163,11 +163,17 @@ cdef extern from *:
 palais_mod_init()
 
 cdef int rng_below(Rng* rng, int n) noexcept nogil:
+    return below(rng, n)
+
+cdef inline int below(Rng* rng, int n) noexcept nogil:
+    cdef uint64_t x
     if n <= 0:              # never asked by the rules; a guard against dividing by zero
         return 0
+    rng.state += GOLDEN
+    x = mix64(rng.state)
     if n <= FASTMOD_N:
-        return <int>palais_mod(rng_next(rng), <uint64_t>n)
-    return <int>(rng_next(rng) % <uint64_t>n)
+        return <int>palais_mod(x, <uint64_t>n)
+    return <int>(x % <uint64_t>n)
 
 
 def _rng_below(uint64_t state, int n):
@@ -232,9 +238,9 @@ cdef inline int majority(const GameState* s, int p, int room) noexcept nogil:
     cdef int best = 0, q, w
     if own == 0:
         return 0
-    for q in range(s.n_players):
-        if q != p and s.rooms[q][room] > best:
-            best = s.rooms[q][room]
+    for q in range(s.n_players):        # the others' best, without branches (p counts 0)
+        w = s.rooms[q][room] if q != p else 0
+        best = w if w > best else best
     if own > best:
         return 1
     if own < best:
@@ -825,7 +831,7 @@ cdef int weighted_pick(const int* w, int n, Rng* rng) noexcept nogil:
         total += w[i]
     if total <= 0:
         return 0            # an inconsistent state; never reached from a legal game
-    r = rng_below(rng, total)
+    r = below(rng, total)
     for i in range(n):
         if r < w[i]:
             return i
@@ -918,7 +924,7 @@ cdef int explain_draws(const GameState* s, int seat, const int* epoch_left, cons
                 break
             if budget[c] == 0:
                 return 0
-            start = rng_below(rng, n_others)
+            start = below(rng, n_others)
             seen[0] = seen[1] = seen[2] = seen[3] = 0
             if not charge(s, others, n_others, played, explained, c, seen, start):
                 return 0
@@ -947,7 +953,7 @@ cdef int explain_draws(const GameState* s, int seat, const int* epoch_left, cons
             can_keep = kept_total < s.hand_size[q] and sum_budget > 0
             if not can_play and not can_keep:
                 return 0
-            if can_play and (not can_keep or rng_below(rng, 2) == 0):
+            if can_play and (not can_keep or below(rng, 2) == 0):
                 c = weighted_pick(as_played, N_C, rng)
                 played[q][c] += 1
             else:
@@ -1024,7 +1030,7 @@ cdef int random_action(const GameState* s, Rng* rng, int* buf) noexcept nogil:
             w[c] = s.deck[c]
         return A_DRAW + weighted_pick(w, N_C, rng)
     n = legal_actions(s, buf)
-    return buf[rng_below(rng, n)]
+    return buf[below(rng, n)]
 
 # Keyless: no key is read during the playout, so the ~8 key updates per action are skipped
 # and the keys are recomputed once at the end (the same values, see check_after).
