@@ -165,6 +165,7 @@ cdef int rng_below(Rng* rng, int n) noexcept nogil
 
 cdef int current_player(const GameState* s) noexcept nogil
 cdef int has_majority(const GameState* s, int p, int room) noexcept nogil
+cdef void room_majorities(const GameState* s, int room, int* out) noexcept nogil
 cdef int legal_actions(const GameState* s, int* out) noexcept nogil
 cdef void apply_action(GameState* s, int action) noexcept nogil
 cdef uint64_t compute_key(const GameState* s) noexcept nogil

@@ -255,6 +255,49 @@ cdef inline int majority(const GameState* s, int p, int room) noexcept nogil:
             return 0
     return 1
 
+# Every seat's has_majority for one room at once (out[p] for p < n_players): a seat with the
+# most servants there holds it alone; in a tie, the seat to move holds it under the intrigue,
+# and (besides) the tied seat whose cardinal weight is at least 1 and above every other
+# tied seat's.
+cdef void room_majorities(const GameState* s, int room, int* out) noexcept nogil:
+    cdef int n = s.n_players, p, q, top = 0, tied = 0, w, wmax = 0, wcount = 0
+    for p in range(n):
+        w = s.rooms[p][room]
+        if w > top:
+            top = w
+            tied = 1
+        elif w == top:
+            tied += 1
+    for p in range(n):
+        out[p] = 0
+    if top == 0:
+        return
+    if tied == 1:
+        for p in range(n):
+            out[p] = s.rooms[p][room] == top
+        return
+    if s.intrigue and s.rooms[s.to_move][room] == top:
+        out[s.to_move] = 1
+    for p in range(n):
+        if s.rooms[p][room] == top:
+            w = cardinal_weight(s, p)
+            if w > wmax:
+                wmax = w
+                wcount = 1
+            elif w == wmax:
+                wcount += 1
+    if wmax < 1 or wcount > 1:
+        return
+    for p in range(n):
+        if s.rooms[p][room] == top and cardinal_weight(s, p) == wmax:
+            out[p] = 1
+
+def _room_majorities(State state, int room):
+    """room_majorities as a list (tests compare it with has_majority seat by seat)."""
+    cdef int out[MAX_P]
+    room_majorities(&state.st, room, out)
+    return [out[p] for p in range(state.st.n_players)]
+
 cdef inline int can_recruit(const GameState* s, int p, int sq) noexcept nogil:
     cdef int t = s.tile_at[sq]
     if t < 0:

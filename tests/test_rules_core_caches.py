@@ -81,3 +81,56 @@ def test_rng_below_is_the_python_stream_for_every_divisor():
             ref = Rng(s)
             want = ref.below(n)
             assert _state._rng_below(s, n) == (want, ref.state), (s, n)
+
+
+@pytest.mark.parametrize("n_players", [2, 3, 4])
+def test_room_majorities_is_has_majority_seat_by_seat(n_players):
+    ties = 0
+    for g in range(10):
+        state = State.new_game(n_players, seed=300 + g)
+        rng = Rng(g)
+        while not state.is_terminal():
+            snap = state.snapshot()
+            for room in range(9):
+                want = [state.has_majority(p, room) for p in range(n_players)]
+                assert _state._room_majorities(state, room) == want, (room, snap)
+                counts = [snap.rooms[p][room] for p in range(n_players)]
+                ties += max(counts) > 0 and counts.count(max(counts)) > 1
+            state.apply(random_action(state, rng))
+    assert ties > 100               # the tie-breaks (intrigue, cardinal) were exercised
+
+
+def feature_digest():
+    """sha256 over the dense and sparse observations of many positions of random games."""
+    import hashlib
+    import numpy as np
+    from engine._features import feature_size, observation_into, sparse_observations
+    h = hashlib.sha256()
+    out = np.zeros(feature_size(), dtype=np.float32)
+    for n in (2, 3, 4):
+        for g in range(6):
+            s = State.new_game(n, seed=4200 + 10 * n + g)
+            rng = Rng(g)
+            step = 0
+            while not s.is_terminal():
+                if step % 5 == 0:
+                    for seat in range(n):
+                        observation_into(s, seat, out)
+                        h.update(out.tobytes())
+                        observation_into(s.view(seat), seat, out)
+                        h.update(out.tobytes())
+                    so = sparse_observations(s)
+                    for p in sorted(so):
+                        idx, val, ns = so[p]
+                        h.update(np.array(idx, dtype=np.int32).tobytes())
+                        h.update(np.array(val, dtype=np.float32).tobytes())
+                        h.update(bytes([ns % 256]))
+                s.apply(random_action(s, rng))
+                step += 1
+    return h.hexdigest()
+
+
+def test_features_are_bit_for_bit_those_of_the_builder_before_the_speed_up():
+    # the digest of the feature builder as it was before the rules-core speed-up (issue 27):
+    # every float of 2,608 positions' observations, dense and sparse, must stay the same
+    assert feature_digest() == "4fbff983adda758f81425104467aa9b3a5b816c3cdd6f1ac7718b6dc74983852"
