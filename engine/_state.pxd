@@ -12,6 +12,7 @@ cdef enum:
     MAX_T = 48       # tiles in a component set
     N_PRIV = 10
     LEGAL_BUF = 96   # a buffer this long holds any decision point's options
+    TILE_COST_MAX = 100
 
 # Rooms, cards, privileges, action offsets and stages: the values of engine/constants.py.
 cdef enum:
@@ -102,11 +103,17 @@ cdef struct Rules:
     int room_fallback
     int hand_vp_cap
     int honour_vp
+    # tables of payable tiles: bit t of gold_ok[g] is set when tile t costs at most g gold
+    # (turq_ok, viol_ok: seals); every cost is 0..TILE_COST_MAX (RulesBox checks)
+    uint64_t gold_ok[TILE_COST_MAX + 1]
+    uint64_t turq_ok[TILE_COST_MAX + 1]
+    uint64_t viol_ok[TILE_COST_MAX + 1]
 
 # The whole game state. Field meanings are those of engine/snapshot.py; `key` is the
 # incremental Zobrist key (engine/zobrist.py) and hand_key[p] the part of it that is p's
 # private information. adj/adj_n and priv are caches derived from layout and owners;
-# park_mask (bit sq set when a tile lies on park square sq) is a cache derived from tile_at.
+# park_mask (bit sq set when a tile lies on park square sq) and park_tiles (bit t set when
+# tile t lies in the park) are caches derived from tile_at.
 # keyless is 1 only inside random_playout, which skips the key updates and recomputes
 # key and hand_key from scratch at the end (nothing reads them meanwhile).
 cdef struct GameState:
@@ -155,6 +162,7 @@ cdef struct GameState:
     int8_t draws_left
     int8_t keyless
     uint64_t park_mask
+    uint64_t park_tiles
 
 # SplitMix64, the same stream as engine/rng.py.
 cdef struct Rng:

@@ -298,29 +298,25 @@ def _room_majorities(State state, int room):
     room_majorities(&state.st, room, out)
     return [out[p] for p in range(state.st.n_players)]
 
-cdef inline int can_recruit(const GameState* s, int p, int sq) noexcept nogil:
-    cdef int t = s.tile_at[sq]
-    if t < 0:
-        return 0
+# The tiles in the park p can pay for now (a bit per tile id), from the tables of payable
+# tiles: p needs a letter or a servant in the OFFICE, the gold, and the seals (the pools of
+# step 4 first, then servants in KING and MADAME).
+cdef inline uint64_t payable_tiles(const GameState* s, int p) noexcept nogil:
     cdef const Rules* R = s.rules
-    return ((s.rec > 0 or s.rooms[p][OFFICE] > 0)
-            and s.gold[p] >= R.tile_gold[t]
-            and s.turq + s.rooms[p][KING] >= R.tile_turq[t]
-            and s.viol + s.rooms[p][MADAME] >= R.tile_viol[t])
+    cdef int g = s.gold[p], u = s.turq + s.rooms[p][KING], v = s.viol + s.rooms[p][MADAME]
+    if s.rec == 0 and s.rooms[p][OFFICE] == 0:
+        return 0
+    g = g if g < TILE_COST_MAX else TILE_COST_MAX
+    u = u if u < TILE_COST_MAX else TILE_COST_MAX
+    v = v if v < TILE_COST_MAX else TILE_COST_MAX
+    return s.park_tiles & R.gold_ok[g] & R.turq_ok[u] & R.viol_ok[v]
 
 # The lowest set bit's index; m must not be 0.
 cdef inline int low_bit(uint64_t m) noexcept nogil:
     return __builtin_ctzll(m)
 
-cdef int any_recruit(const GameState* s, int p) noexcept nogil:
-    cdef uint64_t m = s.park_mask
-    if s.rec == 0 and s.rooms[p][OFFICE] == 0:
-        return 0
-    while m:
-        if can_recruit(s, p, low_bit(m)):
-            return 1
-        m &= m - 1
-    return 0
+cdef inline int any_recruit(const GameState* s, int p) noexcept nogil:
+    return payable_tiles(s, p) != 0
 
 # Rooms other than `target` holding one of p's servants: their number, and in only[0] the
 # highest of them (when there are any).
@@ -332,7 +328,7 @@ cdef inline int count_source_rooms(const GameState* s, int p, int target, int* o
 
 cdef int legal_actions(const GameState* s, int* out) noexcept nogil:
     cdef int p = s.to_move, st = s.stage, n = 0, r, a, b, k, c, w
-    cdef uint64_t m
+    cdef uint64_t m, pay
     cdef unsigned cm
     cdef bint hidden
     if st == S_SETUP:
@@ -373,10 +369,11 @@ cdef int legal_actions(const GameState* s, int* out) noexcept nogil:
         out[1] = A_DECLINE
         n = 2
     elif st == S_RECRUIT:
-        m = s.park_mask
-        while m:
+        pay = payable_tiles(s, p)
+        m = s.park_mask if pay else 0
+        while m:                        # the squares in ascending order
             r = low_bit(m)
-            if can_recruit(s, p, r):
+            if (pay >> s.tile_at[r]) & 1:
                 out[n] = A_RECRUIT + r
                 n += 1
             m &= m - 1
@@ -492,6 +489,7 @@ cdef void recruit(GameState* s, int p, int sq) noexcept nogil:
         add_gold(s, p, -R.tile_gold[t])
     put8(s, F_TILE_AT, sq, &s.tile_at[sq], -1)
     s.park_mask &= ~((<uint64_t>1) << sq)
+    s.park_tiles &= ~((<uint64_t>1) << t)
     put8(s, F_OWNER, t, &s.owner[t], p)
     priv = R.tile_priv[t]
     s.priv[p][priv] += R.tile_amount[t] if priv == P_INCOME else 1
@@ -532,13 +530,22 @@ cdef void reshuffle(GameState* s) noexcept nogil:
 cdef int tiles_in_park(const GameState* s) noexcept nogil:
     return __builtin_popcountll(s.park_mask)
 
-# park_mask from tile_at, from scratch (at load, and by the checked build after each action).
+# park_mask and park_tiles from tile_at, from scratch (at load, and by the checked build
+# after each action).
 cdef uint64_t compute_park_mask(const GameState* s) noexcept nogil:
     cdef uint64_t m = 0
     cdef int sq
     for sq in range(N_SQ):
         if s.tile_at[sq] >= 0:
             m |= (<uint64_t>1) << sq
+    return m
+
+cdef uint64_t compute_park_tiles(const GameState* s) noexcept nogil:
+    cdef uint64_t m = 0
+    cdef int sq
+    for sq in range(N_SQ):
+        if s.tile_at[sq] >= 0:
+            m |= (<uint64_t>1) << s.tile_at[sq]
     return m
 
 cdef inline int discard_total(const GameState* s) noexcept nogil:
@@ -676,8 +683,8 @@ cdef void check_after(const GameState* s, int action) noexcept nogil:
     cdef int p, r, c
     if not s.keyless and s.key != compute_key(s):
         check_failed("incremental key differs from the recomputed key", action, s.stage)
-    if s.park_mask != compute_park_mask(s):
-        check_failed("park_mask differs from tile_at", action, s.stage)
+    if s.park_mask != compute_park_mask(s) or s.park_tiles != compute_park_tiles(s):
+        check_failed("park_mask or park_tiles differs from tile_at", action, s.stage)
     for p in range(s.n_players):
         if not s.keyless and s.hand_key[p] != private_key(s, p):
             check_failed("incremental private key differs", action, s.stage)
@@ -1138,6 +1145,14 @@ cdef class RulesBox:
         self.rules.room_fallback = 1 if options.room_fallback else 0
         self.rules.hand_vp_cap = options.hand_vp_cap
         self.rules.honour_vp = options.honour_vp
+        for i in range(TILE_COST_MAX + 1):
+            for t in range(self.rules.n_tiles):
+                if self.rules.tile_gold[t] <= i:
+                    self.rules.gold_ok[i] |= (<uint64_t>1) << t
+                if self.rules.tile_turq[t] <= i:
+                    self.rules.turq_ok[i] |= (<uint64_t>1) << t
+                if self.rules.tile_viol[t] <= i:
+                    self.rules.viol_ok[i] |= (<uint64_t>1) << t
 
 
 def _defaults(components, options):
@@ -1159,8 +1174,8 @@ def _check_rules(components, options):
     for t, tile in enumerate(tiles):
         for name in ("gold", "turquoise", "violet", "vp", "amount"):
             value = getattr(tile, name)
-            if not isinstance(value, int) or not 0 <= value <= 100:
-                fail(f"tile {t + 1}: {name} {value!r} is outside 0..100")
+            if not isinstance(value, int) or not 0 <= value <= TILE_COST_MAX:
+                fail(f"tile {t + 1}: {name} {value!r} is outside 0..{TILE_COST_MAX}")
         if not isinstance(tile.privilege, int) or not 0 <= tile.privilege < N_PRIV:
             fail(f"tile {t + 1}: privilege {tile.privilege!r} is not 0..{N_PRIV - 1}")
         if tile.privilege != P_NONE:
@@ -1288,6 +1303,7 @@ cdef class State:
                 s.adj[r][k] = near[k] if k < len(near) else -1
         s.keyless = 0
         s.park_mask = compute_park_mask(s)
+        s.park_tiles = compute_park_tiles(s)
         s.key = compute_key(s)
         for p in range(MAX_P):
             s.hand_key[p] = private_key(s, p) if p < s.n_players else 0
@@ -1398,6 +1414,11 @@ cdef class State:
     def park_mask(self):
         """The cached bit mask of park squares holding a tile (bit sq for square sq)."""
         return self.st.park_mask
+
+    @property
+    def park_tiles(self):
+        """The cached bit mask of the tiles in the park (bit t for tile t)."""
+        return self.st.park_tiles
 
     def privileges(self, int seat):
         return [self.st.priv[seat][i] for i in range(N_PRIV)]

@@ -1,7 +1,7 @@
 """The rules core's caches and shortcuts (engine/_state.pyx) agree with a recomputation.
 
-park_mask caches which park squares hold a tile; it must equal the mask rebuilt from the
-snapshot's tile_at after every action of random 2-4 player games, in a seat's view, in a
+park_mask caches which park squares hold a tile and park_tiles which tiles lie there; they
+must equal the masks rebuilt from the snapshot's tile_at after every action of random 2-4 player games, in a seat's view, in a
 determinization and after a position-string round trip. State.playout skips the key
 updates (keyless) and recomputes the keys at its end: they must equal the keys of the same
 game played one apply at a time. rng_below's division-free remainder must give the stream
@@ -23,6 +23,7 @@ def mask_from_tiles(state) -> int:
 
 def check_mask(state):
     assert state.park_mask == mask_from_tiles(state)
+    assert state.park_tiles == sum(1 << t for t in state.snapshot().tile_at if t >= 0)
     assert state.tiles_in_park() == bin(state.park_mask).count("1")
 
 
