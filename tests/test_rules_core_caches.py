@@ -135,3 +135,30 @@ def test_features_are_bit_for_bit_those_of_the_builder_before_the_speed_up():
     # the digest of the feature builder as it was before the rules-core speed-up (issue 27):
     # every float of 2,608 positions' observations, dense and sparse, must stay the same
     assert feature_digest() == "4fbff983adda758f81425104467aa9b3a5b816c3cdd6f1ac7718b6dc74983852"
+
+
+def test_payable_tile_tables_follow_the_twin_with_odd_tile_costs():
+    # costs at the table's ends (0 and 100 gold) and seal costs up to 3: the recruitment
+    # options of the mask tables equal the reference twin's at every step
+    import dataclasses
+    from engine.components import default_components
+    from engine.reference import ReferenceState
+    base = default_components()
+    tiles = tuple(dataclasses.replace(t, gold=(0, 100, t.gold, 1)[i % 4], turquoise=i % 4 if i % 3 else 0,
+                                      violet=(i // 2) % 3)
+                  for i, t in enumerate(base.tiles))
+    comps = dataclasses.replace(base, tiles=tiles)
+    recruit_points = 0
+    for n_players in (2, 4):
+        for g in range(4):
+            fast = State.new_game(n_players, seed=50 + g, components=comps)
+            twin = ReferenceState.new_game(n_players, seed=50 + g, components=comps)
+            rng = Rng(g)
+            while not fast.is_terminal():
+                assert fast.legal_actions() == twin.legal_actions()
+                recruit_points += fast.stage == 14          # S_RECRUIT
+                action = random_action(fast, rng)
+                fast.apply(action)
+                twin.apply(action)
+            assert fast.scores() == twin.scores()
+    assert recruit_points > 20
