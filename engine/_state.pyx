@@ -292,9 +292,18 @@ cdef void room_majorities(const GameState* s, int room, int* out) noexcept nogil
         if s.rooms[p][room] == top and cardinal_weight(s, p) == wmax:
             out[p] = 1
 
+def _check_seat_room(State state, int seat, int room):
+    """PalaisError unless seat is in the game and room is one of the 9 rooms (the C
+    functions index arrays with them unchecked)."""
+    if not 0 <= seat < state.st.n_players:
+        raise PalaisError(f"no seat {seat + 1} in a {state.st.n_players}-player game")
+    if not 0 <= room < N_R:
+        raise PalaisError(f"no room {room}: rooms are 0..{N_R - 1}")
+
 def _room_majorities(State state, int room):
     """room_majorities as a list (tests compare it with has_majority seat by seat)."""
     cdef int out[MAX_P]
+    _check_seat_room(state, 0, room)
     room_majorities(&state.st, room, out)
     return [out[p] for p in range(state.st.n_players)]
 
@@ -1424,6 +1433,7 @@ cdef class State:
         return [self.st.priv[seat][i] for i in range(N_PRIV)]
 
     def has_majority(self, int seat, int room):
+        _check_seat_room(self, seat, room)
         return bool(has_majority(&self.st, seat, room))
 
     def legal_actions(self):

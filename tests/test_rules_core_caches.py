@@ -162,3 +162,15 @@ def test_payable_tile_tables_follow_the_twin_with_odd_tile_costs():
                 twin.apply(action)
             assert fast.scores() == twin.scores()
     assert recruit_points > 20
+
+
+@pytest.mark.parametrize("seat, room", [(0, 9), (0, -1), (2, 0), (-1, 0), (0, 1000)])
+def test_majority_of_a_seat_or_room_not_in_the_game_is_a_clear_error(seat, room):
+    from engine.errors import PalaisError
+    state = State.new_game(2, seed=1)
+    with pytest.raises(PalaisError, match="no seat|no room"):
+        state.has_majority(seat, room)
+    if seat == 0:
+        with pytest.raises(PalaisError, match="no room"):
+            _state._room_majorities(state, room)
+    assert state.has_majority(0, 1) in (True, False)        # the state is still usable
