@@ -7,6 +7,8 @@ one legal_actions and one apply call measured on real positions. The last line i
 times faster the Cython state plays the very same 4-player games than the twin.
 
 Uniformly random play often stalls until the round cap; that is measured as it is.
+Rates are per CPU-second of this process (time.process_time), the unit of issue 27's target,
+so another program sharing the processor slows them less than it would wall-clock rates.
 Run: python bench/rollouts.py [--games 2000] [--twin-games 20] [--seed 1]
 """
 
@@ -23,11 +25,11 @@ from engine._microbench import time_operations
 def cython_rate(starts, seeds, repeats=1):
     """(seconds per game, actions per game) playing each start from its own seed."""
     steps = 0
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for _ in range(repeats):
         for start, seed in zip(starts, seeds):
             steps += start.copy().playout(Rng(seed))
-    elapsed = time.perf_counter() - t0
+    elapsed = time.process_time() - t0
     games = len(starts) * repeats
     return elapsed / games, steps / games
 
@@ -35,10 +37,10 @@ def cython_rate(starts, seeds, repeats=1):
 def twin_rate(n_players, game_seeds, rng_seeds):
     starts = [ReferenceState.new_game(n_players, seed=s) for s in game_seeds]
     steps = 0
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for start, seed in zip(starts, rng_seeds):
         steps += random_playout(start, Rng(seed))
-    elapsed = time.perf_counter() - t0
+    elapsed = time.process_time() - t0
     return elapsed / len(starts), steps / len(starts)
 
 

@@ -6,7 +6,7 @@
 # follows the blocks below in the same order. Everything is scaled to about [0, 1].
 
 from engine._state cimport (
-    GameState, State, has_majority, final_scores,
+    GameState, State, room_majorities, final_scores,
     MAX_P, N_R, N_C, N_SQ, N_PRIV, N_STAGES, S_SOURCE, SOURCE_PARK, P_INCOME,
 )
 
@@ -50,6 +50,24 @@ cdef int _i, _j
 for _i in range(4):
     for _j in range(6):
         SIDE_SQ[_i][_j] = _SIDES[_i][_j]
+
+# A park tile's entries by value (a tile's numbers are 0..100, RulesBox checks): the same
+# float divisions as written out, done once at import instead of per tile and call.
+cdef enum:
+    TILE_VALUES = 101
+cdef float TILE_VP_F[TILE_VALUES]
+cdef float TILE_GOLD_F[TILE_VALUES]
+cdef float SEAL_F[TILE_VALUES]
+cdef float AMOUNT_F[TILE_VALUES]
+for _i in range(TILE_VALUES):
+    TILE_VP_F[_i] = _i / TILE_VP_SCALE
+    TILE_GOLD_F[_i] = _i / TILE_GOLD_SCALE
+    SEAL_F[_i] = _i / SEAL_SCALE
+    AMOUNT_F[_i] = _i / AMOUNT_SCALE
+
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long) nogil
+    int __builtin_popcountll(unsigned long long) nogil
 
 
 # One seat's observation, dense: sparse_features's entries for that seat scattered into a
@@ -98,6 +116,8 @@ cdef int sparse_features(const GameState* s, int only_seat, SparseFeatures* f) n
     cdef int blk_n[MAX_P]
     cdef int blk_off[MAX_P][SEAT_SIZE]
     cdef float blk_val[MAX_P][SEAT_SIZE]
+    cdef int maj[N_R][MAX_P]
+    cdef unsigned long long m
     cdef float* b
     # the scales of the seat blocks as locals: the block's float stores could alias the
     # module's globals, which the compiler would then reload (and divide by) every time
@@ -115,9 +135,7 @@ cdef int sparse_features(const GameState* s, int only_seat, SparseFeatures* f) n
             held += 1
     if held == 0:
         return 0
-    for sq in range(N_SQ):
-        if s.tile_at[sq] >= 0:
-            tiles += 1
+    tiles = __builtin_popcountll(s.park_mask)
     final_scores(s, scores)            # reads nothing hidden: a seat's view scores the same
 
     # Step 2: game-wide; the unknown pool and the hand are the seat's own
@@ -171,6 +189,8 @@ cdef int sparse_features(const GameState* s, int only_seat, SparseFeatures* f) n
     # Step 3: each player's block once, placed per seat in that seat's turn order. The tiles
     # and the park are read in one pass each, adding to their owner's block (each sum in the
     # same order as a pass per player would, so the same floats).
+    for r in range(N_R):
+        room_majorities(s, r, maj[r])
     for p in range(n):
         b = &blk[p][0]
         for i in range(SEAT_SIZE):
@@ -181,8 +201,7 @@ cdef int sparse_features(const GameState* s, int only_seat, SparseFeatures* f) n
         i += 2
         for r in range(N_R):
             b[i + r] = s.rooms[p][r] / room_scale
-            if s.rooms[p][r] > 0:                          # no servant there: no majority
-                b[i + N_R + r] = has_majority(s, p, r)
+            b[i + N_R + r] = maj[r][p]                     # 0 where p has no servant
         i += 2 * N_R
         b[i] = s.area[p] / AREA_SCALE
         b[i + 1] = s.supply[p] / SUPPLY_SCALE
@@ -234,20 +253,25 @@ cdef int sparse_features(const GameState* s, int only_seat, SparseFeatures* f) n
     # Step 4: the squares are shared but for their servant's owner, relative to the seat
     for p in range(MAX_P):
         own_n[p] = f.n_own[p]
-    for sq in range(N_SQ):
+    # the tiles (shared entries, squares in ascending order), then the servants (own entries):
+    # each list gets the entries in the order of one pass over the squares
+    m = s.park_mask
+    while m:
+        sq = __builtin_ctzll(m)
+        m &= m - 1
         i = k + sq * SQUARE_SIZE
         t = s.tile_at[sq]
-        if t >= 0:
-            ns = put(ns, f.shared_idx, f.shared_val, i, 1.0)
-            ns = put(ns, f.shared_idx, f.shared_val, i + 1, s.rules.tile_vp[t] / TILE_VP_SCALE)
-            ns = put(ns, f.shared_idx, f.shared_val, i + 2, s.rules.tile_gold[t] / TILE_GOLD_SCALE)
-            ns = put(ns, f.shared_idx, f.shared_val, i + 3, s.rules.tile_turq[t] / SEAL_SCALE)
-            ns = put(ns, f.shared_idx, f.shared_val, i + 4, s.rules.tile_viol[t] / SEAL_SCALE)
-            priv = s.rules.tile_priv[t]
-            if priv > 0:
-                ns = put(ns, f.shared_idx, f.shared_val, i + 5 + priv - 1, 1.0)
-                ns = put(ns, f.shared_idx, f.shared_val, i + 5 + N_PRIV - 1,
-                    s.rules.tile_amount[t] / AMOUNT_SCALE)
+        ns = put(ns, f.shared_idx, f.shared_val, i, 1.0)
+        ns = put(ns, f.shared_idx, f.shared_val, i + 1, TILE_VP_F[s.rules.tile_vp[t]])
+        ns = put(ns, f.shared_idx, f.shared_val, i + 2, TILE_GOLD_F[s.rules.tile_gold[t]])
+        ns = put(ns, f.shared_idx, f.shared_val, i + 3, SEAL_F[s.rules.tile_turq[t]])
+        ns = put(ns, f.shared_idx, f.shared_val, i + 4, SEAL_F[s.rules.tile_viol[t]])
+        priv = s.rules.tile_priv[t]
+        if priv > 0:
+            ns = put(ns, f.shared_idx, f.shared_val, i + 5 + priv - 1, 1.0)
+            ns = put(ns, f.shared_idx, f.shared_val, i + 5 + N_PRIV - 1, AMOUNT_F[s.rules.tile_amount[t]])
+    for sq in range(N_SQ):
+        i = k + sq * SQUARE_SIZE
         if s.park_servant[sq] >= 0:
             for seat in range(n):
                 if f.seats[seat]:

@@ -12,6 +12,7 @@ cdef enum:
     MAX_T = 48       # tiles in a component set
     N_PRIV = 10
     LEGAL_BUF = 96   # a buffer this long holds any decision point's options
+    TILE_COST_MAX = 100
 
 # Rooms, cards, privileges, action offsets and stages: the values of engine/constants.py.
 cdef enum:
@@ -102,10 +103,19 @@ cdef struct Rules:
     int room_fallback
     int hand_vp_cap
     int honour_vp
+    # tables of payable tiles: bit t of gold_ok[g] is set when tile t costs at most g gold
+    # (turq_ok, viol_ok: seals); every cost is 0..TILE_COST_MAX (RulesBox checks)
+    uint64_t gold_ok[TILE_COST_MAX + 1]
+    uint64_t turq_ok[TILE_COST_MAX + 1]
+    uint64_t viol_ok[TILE_COST_MAX + 1]
 
 # The whole game state. Field meanings are those of engine/snapshot.py; `key` is the
 # incremental Zobrist key (engine/zobrist.py) and hand_key[p] the part of it that is p's
-# private information. adj/adj_n and priv are caches derived from layout and owners.
+# private information. adj/adj_n and priv are caches derived from layout and owners;
+# park_mask (bit sq set when a tile lies on park square sq) and park_tiles (bit t set when
+# tile t lies in the park) are caches derived from tile_at.
+# keyless is 1 only inside random_playout, which skips the key updates and recomputes
+# key and hand_key from scratch at the end (nothing reads them meanwhile).
 cdef struct GameState:
     const Rules* rules
     uint64_t key
@@ -150,6 +160,9 @@ cdef struct GameState:
     int8_t moves_bonus
     int8_t intrigue
     int8_t draws_left
+    int8_t keyless
+    uint64_t park_mask
+    uint64_t park_tiles
 
 # SplitMix64, the same stream as engine/rng.py.
 cdef struct Rng:
@@ -160,6 +173,7 @@ cdef int rng_below(Rng* rng, int n) noexcept nogil
 
 cdef int current_player(const GameState* s) noexcept nogil
 cdef int has_majority(const GameState* s, int p, int room) noexcept nogil
+cdef void room_majorities(const GameState* s, int room, int* out) noexcept nogil
 cdef int legal_actions(const GameState* s, int* out) noexcept nogil
 cdef void apply_action(GameState* s, int action) noexcept nogil
 cdef uint64_t compute_key(const GameState* s) noexcept nogil

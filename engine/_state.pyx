@@ -14,6 +14,28 @@ from libc.stdlib cimport abort
 # count went negative. A failure prints what broke and aborts, like a C assert. In the
 # fast build PALAIS_CHECKED is the constant 0 and the C compiler drops the checks.
 cdef extern from *:
+    int __builtin_ctzll(unsigned long long) nogil
+    int __builtin_popcountll(unsigned long long) nogil
+    int __builtin_popcount(unsigned) nogil
+    int __builtin_clz(unsigned) nogil
+    int __builtin_ctz(unsigned) nogil
+
+# Bit i set when a[i] != 0, for 9 counts in 0..127 (a seat's rooms, hand or the pile): one
+# 8-byte load, a carry-free add that lifts every nonzero byte's top bit, and a multiply
+# that gathers those 8 bits into one byte (no two partial products share a bit).
+cdef extern from *:
+    """
+    #include <string.h>
+    static inline unsigned palais_nonzero9(const int8_t* a) {
+        uint64_t v, hi;
+        memcpy(&v, a, 8);
+        hi = (v + 0x7F7F7F7F7F7F7F7FULL) & 0x8080808080808080ULL;
+        return (unsigned)(((hi >> 7) * 0x0102040810204080ULL) >> 56) | ((unsigned)(a[8] != 0) << 8);
+    }
+    """
+    unsigned nonzero9 "palais_nonzero9"(const int8_t* a) nogil
+
+cdef extern from *:
     """
     #ifndef PALAIS_CHECKED
     #define PALAIS_CHECKED 0
@@ -82,6 +104,7 @@ cdef int F_DRAWS_LEFT = _zobrist.F_DRAWS_LEFT
 cdef int8_t WINDOW_OF[N_STAGES]          # stage -> window index 0..4, or -1
 cdef int8_t AFTER_WINDOW[5]              # window index -> the stage after it
 cdef int8_t WINDOW_ALLOWED[5][N_C]
+cdef unsigned WINDOW_MASK[5]             # window index -> bit c set when card c may be played
 cdef int8_t IS_BORDER[N_SQ]
 cdef int8_t SIDE_SQ[4][6]
 
@@ -93,8 +116,11 @@ for _i, _j in enumerate((S_WINDOW1, S_WINDOW2, S_WINDOW3, S_WINDOW4, S_WINDOW5))
 for _i, _j in enumerate((S_STEP1, S_STEP2, S_STEP3, S_STEP4, S_TURN_END)):
     AFTER_WINDOW[_i] = _j
 for _i in range(5):
+    WINDOW_MASK[_i] = 0
     for _j in range(N_C):
         WINDOW_ALLOWED[_i][_j] = 1 if WINDOW_CARDS[_i][_j] else 0
+        if WINDOW_CARDS[_i][_j]:
+            WINDOW_MASK[_i] |= 1u << _j
 for _i in range(N_SQ):
     IS_BORDER[_i] = 1 if _i in BORDER else 0
 for _i in range(4):
@@ -111,10 +137,51 @@ cdef uint64_t rng_next(Rng* rng) noexcept nogil:
     rng.state += GOLDEN
     return mix64(rng.state)
 
+# x % n without a 64-bit division for n <= FASTMOD_N (Lemire, Kaser and Kurz, "Faster
+# remainder by direct computation", 2019: exact for every 64-bit x), else the plain `%`.
+# The stream is the same either way; tests/test_rules_core_caches.py checks it.
+cdef extern from *:
+    """
+    #define PALAIS_FASTMOD_N 256
+    static __uint128_t palais_mod_m[PALAIS_FASTMOD_N + 1];
+    static void palais_mod_init(void) {
+        int d;
+        for (d = 1; d <= PALAIS_FASTMOD_N; d++)
+            palais_mod_m[d] = ((__uint128_t)0 - 1) / (unsigned)d + 1;
+    }
+    static inline uint64_t palais_mod(uint64_t a, uint64_t d) {
+        __uint128_t low = palais_mod_m[d] * a;
+        __uint128_t bottom = ((low & 0xFFFFFFFFFFFFFFFFULL) * d) >> 64;
+        __uint128_t top = (low >> 64) * d;
+        return (uint64_t)((bottom + top) >> 64);
+    }
+    """
+    int FASTMOD_N "PALAIS_FASTMOD_N"
+    void palais_mod_init() nogil
+    uint64_t palais_mod(uint64_t a, uint64_t d) nogil
+
+palais_mod_init()
+
 cdef int rng_below(Rng* rng, int n) noexcept nogil:
+    return below(rng, n)
+
+cdef inline int below(Rng* rng, int n) noexcept nogil:
+    cdef uint64_t x
     if n <= 0:              # never asked by the rules; a guard against dividing by zero
         return 0
-    return <int>(rng_next(rng) % <uint64_t>n)
+    rng.state += GOLDEN
+    x = mix64(rng.state)
+    if n <= FASTMOD_N:
+        return <int>palais_mod(x, <uint64_t>n)
+    return <int>(x % <uint64_t>n)
+
+
+def _rng_below(uint64_t state, int n):
+    """(rng_below's value, the new state) from Rng state `state`: for tests of the stream."""
+    cdef Rng r
+    r.state = state
+    cdef int v = rng_below(&r, n)
+    return v, r.state
 
 cdef inline uint64_t zkey(int field, int idx, int value) noexcept nogil:
     cdef uint64_t x = (ZSEED ^ (<uint64_t>field << 40) ^ (<uint64_t>idx << 24)
@@ -124,13 +191,16 @@ cdef inline uint64_t zkey(int field, int idx, int value) noexcept nogil:
 # ---------------------------------------------------------------- setters (keep the key)
 cdef inline void put8(GameState* s, int field, int idx, int8_t* slot, int value) noexcept nogil:
     if slot[0] != value:
-        s.key ^= zkey(field, idx, slot[0]) ^ zkey(field, idx, value)
+        if not s.keyless:
+            s.key ^= zkey(field, idx, slot[0]) ^ zkey(field, idx, value)
         slot[0] = <int8_t>value
 
 cdef inline void put_private(GameState* s, int field, int p, int c, int8_t* slot, int value) noexcept nogil:
-    cdef uint64_t d = zkey(field, p * N_C + c, slot[0]) ^ zkey(field, p * N_C + c, value)
-    s.key ^= d
-    s.hand_key[p] ^= d
+    cdef uint64_t d
+    if not s.keyless:
+        d = zkey(field, p * N_C + c, slot[0]) ^ zkey(field, p * N_C + c, value)
+        s.key ^= d
+        s.hand_key[p] ^= d
     slot[0] = <int8_t>value
 
 # The stage passes through many automatic values inside one apply_action; it is written raw
@@ -145,7 +215,8 @@ cdef inline void add_area(GameState* s, int p, int d) noexcept nogil:
     put8(s, F_AREA, p, &s.area[p], s.area[p] + d)
 
 cdef inline void add_gold(GameState* s, int p, int d) noexcept nogil:
-    s.key ^= zkey(F_GOLD, p, s.gold[p]) ^ zkey(F_GOLD, p, s.gold[p] + d)
+    if not s.keyless:
+        s.key ^= zkey(F_GOLD, p, s.gold[p]) ^ zkey(F_GOLD, p, s.gold[p] + d)
     s.gold[p] += d
 
 # ---------------------------------------------------------------- queries
@@ -160,13 +231,16 @@ cdef inline int cardinal_weight(const GameState* s, int q) noexcept nogil:
     return s.rooms[q][CARDINAL] + 2 * s.priv[q][P_FAVOUR]
 
 cdef int has_majority(const GameState* s, int p, int room) noexcept nogil:
+    return majority(s, p, room)
+
+cdef inline int majority(const GameState* s, int p, int room) noexcept nogil:
     cdef int own = s.rooms[p][room]
     cdef int best = 0, q, w
     if own == 0:
         return 0
-    for q in range(s.n_players):
-        if q != p and s.rooms[q][room] > best:
-            best = s.rooms[q][room]
+    for q in range(s.n_players):        # the others' best, without branches (p counts 0)
+        w = s.rooms[q][room] if q != p else 0
+        best = w if w > best else best
     if own > best:
         return 1
     if own < best:
@@ -181,47 +255,102 @@ cdef int has_majority(const GameState* s, int p, int room) noexcept nogil:
             return 0
     return 1
 
-cdef inline int can_recruit(const GameState* s, int p, int sq) noexcept nogil:
-    cdef int t = s.tile_at[sq]
-    if t < 0:
-        return 0
-    cdef const Rules* R = s.rules
-    return ((s.rec > 0 or s.rooms[p][OFFICE] > 0)
-            and s.gold[p] >= R.tile_gold[t]
-            and s.turq + s.rooms[p][KING] >= R.tile_turq[t]
-            and s.viol + s.rooms[p][MADAME] >= R.tile_viol[t])
+# Every seat's has_majority for one room at once (out[p] for p < n_players): a seat with the
+# most servants there holds it alone; in a tie, the seat to move holds it under the intrigue,
+# and (besides) the tied seat whose cardinal weight is at least 1 and above every other
+# tied seat's.
+cdef void room_majorities(const GameState* s, int room, int* out) noexcept nogil:
+    cdef int n = s.n_players, p, q, top = 0, tied = 0, w, wmax = 0, wcount = 0
+    for p in range(n):
+        w = s.rooms[p][room]
+        if w > top:
+            top = w
+            tied = 1
+        elif w == top:
+            tied += 1
+    for p in range(n):
+        out[p] = 0
+    if top == 0:
+        return
+    if tied == 1:
+        for p in range(n):
+            out[p] = s.rooms[p][room] == top
+        return
+    if s.intrigue and s.rooms[s.to_move][room] == top:
+        out[s.to_move] = 1
+    for p in range(n):
+        if s.rooms[p][room] == top:
+            w = cardinal_weight(s, p)
+            if w > wmax:
+                wmax = w
+                wcount = 1
+            elif w == wmax:
+                wcount += 1
+    if wmax < 1 or wcount > 1:
+        return
+    for p in range(n):
+        if s.rooms[p][room] == top and cardinal_weight(s, p) == wmax:
+            out[p] = 1
 
-cdef int any_recruit(const GameState* s, int p) noexcept nogil:
-    cdef int sq
+def _check_seat_room(State state, int seat, int room):
+    """PalaisError unless seat is in the game and room is one of the 9 rooms (the C
+    functions index arrays with them unchecked)."""
+    if not 0 <= seat < state.st.n_players:
+        raise PalaisError(f"no seat {seat + 1} in a {state.st.n_players}-player game")
+    if not 0 <= room < N_R:
+        raise PalaisError(f"no room {room}: rooms are 0..{N_R - 1}")
+
+def _room_majorities(State state, int room):
+    """room_majorities as a list (tests compare it with has_majority seat by seat)."""
+    cdef int out[MAX_P]
+    _check_seat_room(state, 0, room)
+    room_majorities(&state.st, room, out)
+    return [out[p] for p in range(state.st.n_players)]
+
+# The tiles in the park p can pay for now (a bit per tile id), from the tables of payable
+# tiles: p needs a letter or a servant in the OFFICE, the gold, and the seals (the pools of
+# step 4 first, then servants in KING and MADAME).
+cdef inline uint64_t payable_tiles(const GameState* s, int p) noexcept nogil:
+    cdef const Rules* R = s.rules
+    cdef int g = s.gold[p], u = s.turq + s.rooms[p][KING], v = s.viol + s.rooms[p][MADAME]
     if s.rec == 0 and s.rooms[p][OFFICE] == 0:
         return 0
-    for sq in range(N_SQ):
-        if can_recruit(s, p, sq):
-            return 1
-    return 0
+    g = g if g < TILE_COST_MAX else TILE_COST_MAX
+    u = u if u < TILE_COST_MAX else TILE_COST_MAX
+    v = v if v < TILE_COST_MAX else TILE_COST_MAX
+    return s.park_tiles & R.gold_ok[g] & R.turq_ok[u] & R.viol_ok[v]
 
+# The lowest set bit's index; m must not be 0.
+cdef inline int low_bit(uint64_t m) noexcept nogil:
+    return __builtin_ctzll(m)
+
+cdef inline int any_recruit(const GameState* s, int p) noexcept nogil:
+    return payable_tiles(s, p) != 0
+
+# Rooms other than `target` holding one of p's servants: their number, and in only[0] the
+# highest of them (when there are any).
 cdef inline int count_source_rooms(const GameState* s, int p, int target, int* only) noexcept nogil:
-    cdef int r, n = 0
-    for r in range(N_R):
-        if r != target and s.rooms[p][r] > 0:
-            n += 1
-            only[0] = r
-    return n
+    cdef unsigned m = nonzero9(s.rooms[p]) & ~(1u << target)
+    if m:
+        only[0] = 31 - __builtin_clz(m)
+    return __builtin_popcount(m)
 
 cdef int legal_actions(const GameState* s, int* out) noexcept nogil:
     cdef int p = s.to_move, st = s.stage, n = 0, r, a, b, k, c, w
+    cdef uint64_t m, pay
+    cdef unsigned cm
     cdef bint hidden
     if st == S_SETUP:
         for r in range(0 if s.rules.setup_on_gate else 1, N_R):
             out[n] = A_ROOM + r
             n += 1
     elif WINDOW_OF[st] >= 0:
-        w = WINDOW_OF[st]
         hidden = s.observer >= 0 and s.observer != p
-        for c in range(N_C):
-            if WINDOW_ALLOWED[w][c] and ((s.deck[c] > 0) if hidden else (s.hand[p][c] > 0)):
-                out[n] = A_PLAY + c
-                n += 1
+        cm = (nonzero9(s.deck) if hidden else nonzero9(s.hand[p])) & WINDOW_MASK[WINDOW_OF[st]]
+        while cm:
+            out[n] = A_PLAY + __builtin_ctz(cm)
+            n += 1
+            cm &= cm - 1
         out[n] = A_CONTINUE
         n += 1
     elif st == S_STEP1:
@@ -229,16 +358,19 @@ cdef int legal_actions(const GameState* s, int* out) noexcept nogil:
             out[n] = A_GATE + k
             n += 1
     elif st == S_SOURCE:
-        for r in range(N_R):
-            if r != s.source_for and s.rooms[p][r] > 0:
-                out[n] = A_ROOM + r
-                n += 1
+        cm = nonzero9(s.rooms[p]) & ~(1u << s.source_for)
+        while cm:
+            out[n] = A_ROOM + __builtin_ctz(cm)
+            n += 1
+            cm &= cm - 1
     elif st == S_MOVES:
-        for a in range(N_R):
-            if s.rooms[p][a] > 0:
-                for k in range(s.adj_n[a]):
-                    out[n] = A_MOVE + a * N_R + s.adj[a][k]
-                    n += 1
+        cm = nonzero9(s.rooms[p])
+        while cm:
+            a = __builtin_ctz(cm)
+            for k in range(s.adj_n[a]):
+                out[n] = A_MOVE + a * N_R + s.adj[a][k]
+                n += 1
+            cm &= cm - 1
         out[n] = A_END
         n += 1
     elif st == S_KING_BONUS or st == S_MADAME_BONUS:
@@ -246,10 +378,14 @@ cdef int legal_actions(const GameState* s, int* out) noexcept nogil:
         out[1] = A_DECLINE
         n = 2
     elif st == S_RECRUIT:
-        for r in range(N_SQ):
-            if can_recruit(s, p, r):
+        pay = payable_tiles(s, p)
+        m = s.park_mask if pay else 0
+        while m:                        # the squares in ascending order
+            r = low_bit(m)
+            if (pay >> s.tile_at[r]) & 1:
                 out[n] = A_RECRUIT + r
                 n += 1
+            m &= m - 1
         out[n] = A_END
         n += 1
     elif st == S_DRAW:
@@ -361,6 +497,8 @@ cdef void recruit(GameState* s, int p, int sq) noexcept nogil:
     if R.tile_gold[t]:
         add_gold(s, p, -R.tile_gold[t])
     put8(s, F_TILE_AT, sq, &s.tile_at[sq], -1)
+    s.park_mask &= ~((<uint64_t>1) << sq)
+    s.park_tiles &= ~((<uint64_t>1) << t)
     put8(s, F_OWNER, t, &s.owner[t], p)
     priv = R.tile_priv[t]
     s.priv[p][priv] += R.tile_amount[t] if priv == P_INCOME else 1
@@ -399,11 +537,25 @@ cdef void reshuffle(GameState* s) noexcept nogil:
             put8(s, F_PLAYED_SINCE, q * N_C + c, &s.played_since[q][c], 0)
 
 cdef int tiles_in_park(const GameState* s) noexcept nogil:
-    cdef int sq, n = 0
+    return __builtin_popcountll(s.park_mask)
+
+# park_mask and park_tiles from tile_at, from scratch (at load, and by the checked build
+# after each action).
+cdef uint64_t compute_park_mask(const GameState* s) noexcept nogil:
+    cdef uint64_t m = 0
+    cdef int sq
     for sq in range(N_SQ):
         if s.tile_at[sq] >= 0:
-            n += 1
-    return n
+            m |= (<uint64_t>1) << sq
+    return m
+
+cdef uint64_t compute_park_tiles(const GameState* s) noexcept nogil:
+    cdef uint64_t m = 0
+    cdef int sq
+    for sq in range(N_SQ):
+        if s.tile_at[sq] >= 0:
+            m |= (<uint64_t>1) << s.tile_at[sq]
+    return m
 
 cdef inline int discard_total(const GameState* s) noexcept nogil:
     cdef int c, n = 0
@@ -439,7 +591,7 @@ cdef void advance(GameState* s) noexcept nogil:
                 add_gold(s, p, s.priv[p][P_INCOME])
             set_stage(s, S_WINDOW1)
         elif st == S_STEP1:
-            v = s.rooms[p][PARADE] + has_majority(s, p, PARADE) + s.priv[p][P_REINFORCE] + s.guards
+            v = s.rooms[p][PARADE] + majority(s, p, PARADE) + s.priv[p][P_REINFORCE] + s.guards
             w = s.area[p] + servants_in_rooms(s, p, GATE)
             put8(s, F_GATE_MAX, 0, &s.gate_max, v if v < w else w)
             if s.gate_max >= 1:
@@ -456,20 +608,20 @@ cdef void advance(GameState* s) noexcept nogil:
                     put8(s, F_GATE_LEFT, 0, &s.gate_left, s.gate_left + 1)
                     return
         elif st == S_STEP2:
-            v = s.rooms[p][STAIRS] + has_majority(s, p, STAIRS) + s.priv[p][P_MOVE] + s.moves_bonus
+            v = s.rooms[p][STAIRS] + majority(s, p, STAIRS) + s.priv[p][P_MOVE] + s.moves_bonus
             if v > 0 and servants_in_rooms(s, p, -1) > 0:
                 put8(s, F_MOVES_LEFT, 0, &s.moves_left, v)
                 set_stage(s, S_MOVES)
                 return
             set_stage(s, S_WINDOW3)
         elif st == S_STEP3:
-            v = s.rooms[p][MINT] + has_majority(s, p, MINT)
+            v = s.rooms[p][MINT] + majority(s, p, MINT)
             if v:
                 add_gold(s, p, v)
             set_stage(s, S_KING_BONUS)
         elif st == S_KING_BONUS or st == S_MADAME_BONUS:
             v = KING if st == S_KING_BONUS else MADAME
-            if has_majority(s, p, v) and (s.area[p] > 0 or (R.room_fallback and count_source_rooms(s, p, v, &only) > 0)):
+            if majority(s, p, v) and (s.area[p] > 0 or (R.room_fallback and count_source_rooms(s, p, v, &only) > 0)):
                 return
             set_stage(s, S_MADAME_BONUS if st == S_KING_BONUS else S_WINDOW4)
         elif st == S_STEP4:
@@ -506,7 +658,8 @@ cdef void advance(GameState* s) noexcept nogil:
                 if s.last_round or s.round >= R.round_cap:
                     set_stage(s, S_GAME_OVER)
                     return
-                s.key ^= zkey(F_ROUND, 0, s.round) ^ zkey(F_ROUND, 0, s.round + 1)
+                if not s.keyless:
+                    s.key ^= zkey(F_ROUND, 0, s.round) ^ zkey(F_ROUND, 0, s.round + 1)
                 s.round += 1
             put8(s, F_TO_MOVE, 0, &s.to_move, v)
             set_stage(s, S_TURN_START)
@@ -537,10 +690,12 @@ cdef void check_before(const GameState* s, int action) noexcept nogil:
 
 cdef void check_after(const GameState* s, int action) noexcept nogil:
     cdef int p, r, c
-    if s.key != compute_key(s):
+    if not s.keyless and s.key != compute_key(s):
         check_failed("incremental key differs from the recomputed key", action, s.stage)
+    if s.park_mask != compute_park_mask(s) or s.park_tiles != compute_park_tiles(s):
+        check_failed("park_mask or park_tiles differs from tile_at", action, s.stage)
     for p in range(s.n_players):
-        if s.hand_key[p] != private_key(s, p):
+        if not s.keyless and s.hand_key[p] != private_key(s, p):
             check_failed("incremental private key differs", action, s.stage)
         if s.area[p] < 0 or s.supply[p] < 0 or s.gold[p] < 0 or s.hand_size[p] < 0:
             check_failed("a seat's count went negative", action, s.stage)
@@ -565,7 +720,8 @@ cdef void apply_action(GameState* s, int action) noexcept nogil:
         put8(s, F_SETUP_COUNT, 0, &s.setup_count, s.setup_count + 1)
         if s.setup_count == SETUP_FREE * s.n_players:
             put8(s, F_TO_MOVE, 0, &s.to_move, 0)
-            s.key ^= zkey(F_ROUND, 0, s.round) ^ zkey(F_ROUND, 0, 1)
+            if not s.keyless:
+                s.key ^= zkey(F_ROUND, 0, s.round) ^ zkey(F_ROUND, 0, 1)
             s.round = 1
             set_stage(s, S_TURN_START)
         else:
@@ -605,7 +761,7 @@ cdef void apply_action(GameState* s, int action) noexcept nogil:
     elif st == S_DRAW:
         draw_card(s, p, action)
     advance(s)
-    if s.stage != st:
+    if s.stage != st and not s.keyless:
         s.key ^= zkey(F_STAGE, 0, st) ^ zkey(F_STAGE, 0, s.stage)
     if PALAIS_CHECKED:
         check_after(s, action)
@@ -734,7 +890,7 @@ cdef int weighted_pick(const int* w, int n, Rng* rng) noexcept nogil:
         total += w[i]
     if total <= 0:
         return 0            # an inconsistent state; never reached from a legal game
-    r = rng_below(rng, total)
+    r = below(rng, total)
     for i in range(n):
         if r < w[i]:
             return i
@@ -827,7 +983,7 @@ cdef int explain_draws(const GameState* s, int seat, const int* epoch_left, cons
                 break
             if budget[c] == 0:
                 return 0
-            start = rng_below(rng, n_others)
+            start = below(rng, n_others)
             seen[0] = seen[1] = seen[2] = seen[3] = 0
             if not charge(s, others, n_others, played, explained, c, seen, start):
                 return 0
@@ -856,7 +1012,7 @@ cdef int explain_draws(const GameState* s, int seat, const int* epoch_left, cons
             can_keep = kept_total < s.hand_size[q] and sum_budget > 0
             if not can_play and not can_keep:
                 return 0
-            if can_play and (not can_keep or rng_below(rng, 2) == 0):
+            if can_play and (not can_keep or below(rng, 2) == 0):
                 c = weighted_pick(as_played, N_C, rng)
                 played[q][c] += 1
             else:
@@ -933,14 +1089,21 @@ cdef int random_action(const GameState* s, Rng* rng, int* buf) noexcept nogil:
             w[c] = s.deck[c]
         return A_DRAW + weighted_pick(w, N_C, rng)
     n = legal_actions(s, buf)
-    return buf[rng_below(rng, n)]
+    return buf[below(rng, n)]
 
+# Keyless: no key is read during the playout, so the ~8 key updates per action are skipped
+# and the keys are recomputed once at the end (the same values, see check_after).
 cdef int random_playout(GameState* s, Rng* rng) noexcept nogil:
     cdef int buf[LEGAL_BUF]
-    cdef int steps = 0
+    cdef int steps = 0, p
+    s.keyless = 1
     while s.stage != S_GAME_OVER:
         apply_action(s, random_action(s, rng, buf))
         steps += 1
+    s.keyless = 0
+    s.key = compute_key(s)
+    for p in range(s.n_players):
+        s.hand_key[p] = private_key(s, p)
     return steps
 
 # ---------------------------------------------------------------- perft
@@ -991,6 +1154,14 @@ cdef class RulesBox:
         self.rules.room_fallback = 1 if options.room_fallback else 0
         self.rules.hand_vp_cap = options.hand_vp_cap
         self.rules.honour_vp = options.honour_vp
+        for i in range(TILE_COST_MAX + 1):
+            for t in range(self.rules.n_tiles):
+                if self.rules.tile_gold[t] <= i:
+                    self.rules.gold_ok[i] |= (<uint64_t>1) << t
+                if self.rules.tile_turq[t] <= i:
+                    self.rules.turq_ok[i] |= (<uint64_t>1) << t
+                if self.rules.tile_viol[t] <= i:
+                    self.rules.viol_ok[i] |= (<uint64_t>1) << t
 
 
 def _defaults(components, options):
@@ -1012,8 +1183,8 @@ def _check_rules(components, options):
     for t, tile in enumerate(tiles):
         for name in ("gold", "turquoise", "violet", "vp", "amount"):
             value = getattr(tile, name)
-            if not isinstance(value, int) or not 0 <= value <= 100:
-                fail(f"tile {t + 1}: {name} {value!r} is outside 0..100")
+            if not isinstance(value, int) or not 0 <= value <= TILE_COST_MAX:
+                fail(f"tile {t + 1}: {name} {value!r} is outside 0..{TILE_COST_MAX}")
         if not isinstance(tile.privilege, int) or not 0 <= tile.privilege < N_PRIV:
             fail(f"tile {t + 1}: privilege {tile.privilege!r} is not 0..{N_PRIV - 1}")
         if tile.privilege != P_NONE:
@@ -1139,6 +1310,9 @@ cdef class State:
             s.adj_n[r] = len(near)
             for k in range(4):
                 s.adj[r][k] = near[k] if k < len(near) else -1
+        s.keyless = 0
+        s.park_mask = compute_park_mask(s)
+        s.park_tiles = compute_park_tiles(s)
         s.key = compute_key(s)
         for p in range(MAX_P):
             s.hand_key[p] = private_key(s, p) if p < s.n_players else 0
@@ -1245,10 +1419,21 @@ cdef class State:
     def tiles_in_park(self):
         return tiles_in_park(&self.st)
 
+    @property
+    def park_mask(self):
+        """The cached bit mask of park squares holding a tile (bit sq for square sq)."""
+        return self.st.park_mask
+
+    @property
+    def park_tiles(self):
+        """The cached bit mask of the tiles in the park (bit t for tile t)."""
+        return self.st.park_tiles
+
     def privileges(self, int seat):
         return [self.st.priv[seat][i] for i in range(N_PRIV)]
 
     def has_majority(self, int seat, int room):
+        _check_seat_room(self, seat, room)
         return bool(has_majority(&self.st, seat, room))
 
     def legal_actions(self):

@@ -28,6 +28,9 @@ from engine._state cimport (
 )
 from libc.math cimport exp
 
+cdef extern from *:
+    int __builtin_popcountll(unsigned long long) nogil
+
 # Worth of the first servant in each room, and how much each further one loses (x10).
 cdef int ROOM_BASE[9]
 cdef int ROOM_DECAY[9]
@@ -45,14 +48,19 @@ cdef inline int worth(int room, int count) noexcept nogil:
 
 cdef int choose_move(const GameState* s, Rng* rng, const int* buf, int n) noexcept nogil:
     cdef int p = s.to_move, i, a, b, gain, best_gain = 0, best = A_END, ties = 0
+    cdef int arrive[N_R]        # worth of one more servant in each room, once per decision
+    cdef int leave[N_R]         # worth of the last servant of each room (rooms left hold one)
     if rng_below(rng, 16) == 0:
         return buf[rng_below(rng, n)]
+    for a in range(N_R):
+        arrive[a] = worth(a, s.rooms[p][a])
+        leave[a] = worth(a, s.rooms[p][a] - 1)
     for i in range(n):
         if buf[i] == A_END:
             continue
         a = (buf[i] - A_MOVE) // N_R
         b = (buf[i] - A_MOVE) % N_R
-        gain = worth(b, s.rooms[p][b]) - worth(a, s.rooms[p][a] - 1)
+        gain = arrive[b] - leave[a]
         if gain > best_gain:
             best_gain = gain
             best = buf[i]
@@ -208,9 +216,7 @@ cdef void estimate_v26(const GameState* s, double* out) noexcept nogil:
     cdef int p, sq, tiles = 0
     cdef double left, economy
     final_scores(s, now)
-    for sq in range(36):
-        if s.tile_at[sq] >= 0:
-            tiles += 1
+    tiles = __builtin_popcountll(s.park_mask)     # the park's tiles (park_mask caches them)
     left = (tiles - s.rules.end_trigger_tiles) / 24.0
     if left < 0.0:
         left = 0.0
@@ -268,9 +274,7 @@ cdef void estimate_playout(const GameState* s, double* out) noexcept nogil:
     cdef int p, r, t, sq, tiles = 0, n = s.n_players, held
     cdef double left, mean_park = 0.0, economy, w, servant, gold
     final_scores(s, now)
-    for sq in range(36):
-        if s.tile_at[sq] >= 0:
-            tiles += 1
+    tiles = __builtin_popcountll(s.park_mask)     # the park's tiles (park_mask caches them)
     left = (tiles - s.rules.end_trigger_tiles) / 24.0
     left = 0.0 if left < 0.0 else (1.0 if left > 1.0 else left)
     for p in range(n):          # the park's part of the score now: the rest are tiles and cards
