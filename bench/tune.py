@@ -83,7 +83,7 @@ def record_header(args, a_params, b_params) -> dict:
     def side(params, iterations, time_ms):
         full = SearchParams(**params)
         knobs = {k: v for k, v in asdict(full).items() if k not in HARNESS_KNOBS}
-        out = {"params": knobs, "weights": load_value_model(params.get("value_weights", "")).digest,
+        out = {"params": knobs, "weights": load_value_model(params.get("value_weights", ""), args.players).digest,
                "iterations": None if time_ms else iterations, "time_ms": time_ms}
         priors = load_priors(full.policy_weights) if full.selection in USES_PRIORS else None
         if priors is not None:          # learned priors: their digest (checked here, before any game)

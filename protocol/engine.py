@@ -30,7 +30,7 @@ from search.timeman import clock_time_ms
 from search.turns import play_turn
 from search.kernel import kernel_name
 from search.priors import load_priors
-from search.value import load_value_model
+from search.value import load_value_model, value_identity
 
 from .commands import Go
 from .session import view_from_position
@@ -243,10 +243,10 @@ class EngineFacade:
 
     def value_digest(self) -> str | None:
         """The short sha256 of the value weights when the learned evaluation may be used (value,
-        or auto), else None."""
+        or auto), else None; for the shipped weights, one per player count (value_identity)."""
         if self.search_value("leaf_eval") not in USES_VALUE:
             return None
-        return load_value_model(self.search_value("value_weights")).digest
+        return value_identity(self.search_value("value_weights"))
 
     def new_game(self) -> None:
         self.ensure_idle("start a new game")

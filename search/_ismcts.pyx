@@ -552,7 +552,10 @@ cdef void iterate(Tree* t, const Params* P, const GameState* root, int seat, Rng
         depth += 1
         t.node_visits += 1
         apply_action(&d, edge_at(t, edge_idx).action)
-    # Step 4: rollout
+    # Step 4: rollout. No key is read from here on (the evaluation reads rooms, gold and tiles,
+    # and d is dropped after the backup), so the rollout skips the key updates (keyless, as
+    # engine/_state.pyx random_playout does).
+    d.keyless = 1
     mover = d.to_move
     while d.stage != S_GAME_OVER and (P.rollout_turns < 0 or turns < P.rollout_turns):
         apply_action(&d, policy_action(P.policy, &d, rng, buf))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numbers
 import os
+from pathlib import Path
 from dataclasses import dataclass, field, fields, replace
 
 from common.numbers import MAX_DIGITS, decimal, integer, shown
@@ -33,6 +34,20 @@ STATIC_EVALS = ("playout", "v26")         # search/_policy.pyx STATIC_EVALS, the
 # the searching seat's next turn is played out at every player count (4 turns with 2
 # players, like the default value_turns 4, which with 4 players cuts the rollout as the
 # seat's next turn begins: docs/search.md, "The value's horizon").
+# The shipped value weights (search/data/, docs/train.md): value_weights "" means the file for
+# the game's player count. value.npz (dffe97287658) for 2 and 3 players; value-4p.npz
+# (c299897c53b8), fitted on self-play of the PUCT engine, for 4: it leaves a sixth of the gold
+# unspent and takes more first places there, but lost at 2 players (docs/train.md).
+SHIPPED_DATA = Path(__file__).resolve().parent / "data"
+SHIPPED_VALUE = SHIPPED_DATA / "value.npz"
+SHIPPED_VALUE_BY_PLAYERS = {4: SHIPPED_DATA / "value-4p.npz"}
+
+
+def shipped_value_path(n_players: int | None = None) -> Path:
+    """The shipped value weights of an `n_players` game (None: the 2- and 3-player file)."""
+    return SHIPPED_VALUE_BY_PLAYERS.get(n_players, SHIPPED_VALUE)
+
+
 AUTO_VALUE_PLAYERS = (2, 3, 4)
 VALUE_ROUNDS = 2
 
@@ -192,16 +207,20 @@ class SearchParams:
         """These parameters as a search of an `n_players` game uses them: leaf_eval=auto
         becomes value where the shipped model was measured to win (AUTO_VALUE_PLAYERS), heuristic
         elsewhere; the value cuts rollouts after value_turns turns (0: value_rollout_turns, two
-        rounds) unless rollout_turns sets a cutoff (a rollout to the end would never ask it)."""
+        rounds) unless rollout_turns sets a cutoff (a rollout to the end would never ask it);
+        value_weights "" becomes the shipped file of that player count (shipped_value_path)."""
         leaf = self.leaf_eval
         if leaf == "auto":
             leaf = "value" if n_players in AUTO_VALUE_PLAYERS else "heuristic"
         turns = self.rollout_turns
         if leaf == "value" and turns < 0:
             turns = self.value_turns or value_rollout_turns(n_players)
-        if (leaf, turns) == (self.leaf_eval, self.rollout_turns):
+        weights = self.value_weights
+        if leaf == "value" and not weights and n_players in SHIPPED_VALUE_BY_PLAYERS:
+            weights = str(shipped_value_path(n_players))
+        if (leaf, turns, weights) == (self.leaf_eval, self.rollout_turns, self.value_weights):
             return self
-        return replace(self, leaf_eval=leaf, rollout_turns=turns)
+        return replace(self, leaf_eval=leaf, rollout_turns=turns, value_weights=weights)
 
     @classmethod
     def preset(cls, name: str, **changes) -> "SearchParams":
@@ -222,15 +241,18 @@ KNOBS = tuple(Knob(name=f.name, **f.metadata["knob"]) for f in fields(SearchPara
 # every player count (docs/train.md; `palais-engine --weights`); "v26" the defaults the
 # session of issue 27's items 2, 4 and 5 started from (the old value of every default it changed);
 # "v27" the defaults the next session (issue 27's items 3 and 4: PUCT, the playout evaluation)
-# started from.
+# started from; "v28" the defaults the session after started from (before the 4-player value
+# weights). The three keep the 2-3-player value weights at every player count, as they had.
 PRESETS = {
     "current": {},
     "classic": {"reward": "win", "margin_scale": 8.0, "reuse_tree": False, "decision_share": 0.0,
                 "leaf_eval": "heuristic", "static_eval": "v26", "selection": "uct"},
     "heuristic": {"leaf_eval": "heuristic"},
     "learned": {"leaf_eval": "value"},
-    "v26": {"hash_mb": 64, "decision_share": 0.0, "static_eval": "v26", "selection": "uct"},
-    "v27": {"static_eval": "v26", "selection": "uct"},
+    "v26": {"hash_mb": 64, "decision_share": 0.0, "static_eval": "v26", "selection": "uct",
+            "value_weights": str(SHIPPED_VALUE)},
+    "v27": {"static_eval": "v26", "selection": "uct", "value_weights": str(SHIPPED_VALUE)},
+    "v28": {"value_weights": str(SHIPPED_VALUE)},
 }
 
 

@@ -22,10 +22,12 @@ from engine.features import FEATURE_SIZE
 
 from ._value import ValueModel
 from .kernel import kernel_name
+from .params import SHIPPED_VALUE, shipped_value_path
 from .weights_file import check_names_and_types, check_shapes_and_values, digest_of, load_once, npz_arrays
 from .weights_file import npz_bytes as weights_npz_bytes
 
-SHIPPED_WEIGHTS = Path(__file__).resolve().parent / "data" / "value.npz"
+SHIPPED_WEIGHTS = SHIPPED_VALUE          # the 2- and 3-player file (search/params.py: by player count)
+PLAYER_COUNTS = (2, 3, 4)
 MAX_HIDDEN = 256                       # search/_value.pxd's MAX_HIDDEN
 MAX_WEIGHTS_BYTES = 2 * 1024 * 1024
 MAX_UNPACKED_BYTES = 4 * 1024 * 1024
@@ -34,9 +36,9 @@ ARRAY_NAMES = ("w1", "b1", "w2", "b2", "w3", "b3")
 _loaded: dict = {}                     # (path, inode, size, mtime_ns) -> ValueModel: one load per process
 
 
-def weights_path(value_weights: str) -> Path:
-    """The file the value_weights knob names ("" = the shipped weights)."""
-    return Path(value_weights) if value_weights else SHIPPED_WEIGHTS
+def weights_path(value_weights: str, n_players: int | None = None) -> Path:
+    """The file the value_weights knob names ("" = the shipped weights of an `n_players` game)."""
+    return Path(value_weights) if value_weights else shipped_value_path(n_players)
 
 
 def expected_shapes(h1: int, h2: int) -> dict:
@@ -61,16 +63,25 @@ def arrays_from_bytes(data: bytes, label: str) -> dict:
     return check_arrays(npz_arrays(data, label, MAX_UNPACKED_BYTES), label)
 
 
-def load_value_model(value_weights: str = "") -> ValueModel:
-    """The ValueModel of the file `value_weights` names ("" = the shipped weights), checked;
-    loaded once per process and file version. PalaisError naming the file if it is unusable."""
+def load_value_model(value_weights: str = "", n_players: int | None = None) -> ValueModel:
+    """The ValueModel of the file `value_weights` names ("" = the shipped weights of an
+    `n_players` game), checked; loaded once per process and file version. PalaisError naming
+    the file if it is unusable."""
     kernel_name()                      # PALAIS_KERNEL must be usable before a value search
-    path = weights_path(value_weights)
+    path = weights_path(value_weights, n_players)
 
     def build(data):
         arrays = arrays_from_bytes(data, f"value weights {path}")
         return ValueModel(*(arrays[name] for name in ARRAY_NAMES), digest=digest_of(data), source=str(path))
     return load_once(_loaded, path, "value weights file", MAX_WEIGHTS_BYTES, build)
+
+
+def value_identity(value_weights: str = "") -> str:
+    """What `id name` shows of the weights: a file's digest, or for the shipped weights ("")
+    the digest of each player count's file, 2/3/4 players, joined by "/"."""
+    if value_weights:
+        return load_value_model(value_weights).digest
+    return "/".join(load_value_model("", n).digest for n in PLAYER_COUNTS)
 
 
 def save_weights(path, arrays: dict) -> str:
