@@ -19,6 +19,7 @@ from engine.position import position_to_string
 from engine.options import RuleOptions
 from engine.rng import Rng
 from engine.state import State
+from search.params import SHIPPED_VALUE
 from play.analyse import Analyser, analyse_game, report_lines, split_turns
 from play.cli import main as palais
 from play.explain import explain
@@ -464,7 +465,8 @@ def test_an_in_process_seat_takes_search_parameters_after_a_colon():
     from play.seats import InProcessSeat, open_seat, parse_seat
     spec = parse_seat("ismcts:preset=v26,exploration=0.5")
     assert spec.kind == "ismcts" and spec.label == "ismcts"
-    assert dict(spec.params) == {"hash_mb": 64, "decision_share": 0.0, "static_eval": "v26", "selection": "uct", "exploration": 0.5}
+    assert dict(spec.params) == {"hash_mb": 64, "decision_share": 0.0, "static_eval": "v26", "selection": "uct",
+                                 "value_weights": str(SHIPPED_VALUE), "exploration": 0.5}
     seat = open_seat(spec, SearchLimits(iterations=50), 4)
     try:
         assert isinstance(seat, InProcessSeat)

@@ -215,8 +215,10 @@ def test_knobs_refuse_bad_values():
 def test_pri_shows_the_digest_in_id_name_only_with_the_value_on(weights_file):
     from helpers import ServerSession
     s = ServerSession()
-    s.send("pri")        # the default, leaf_eval=auto, uses the shipped weights
-    assert s.new_lines()[0] == f"id name palais-engine 0.1.0 value {load_value_model('').digest}"
+    s.send("pri")        # the default, leaf_eval=auto, uses the shipped weights: one per player count
+    shipped = "/".join(load_value_model("", n).digest for n in (2, 3, 4))
+    assert shipped == f"{load_value_model('').digest}/{load_value_model('').digest}/c299897c53b8"
+    assert s.new_lines()[0] == f"id name palais-engine 0.1.0 value {shipped}"
     s.send("setoption name Leaf Eval value heuristic", "pri")
     assert s.new_lines()[0] == "id name palais-engine 0.1.0"
     s.send(f"setoption name Value Weights value {weights_file}", "setoption name Leaf Eval value value",
@@ -226,7 +228,23 @@ def test_pri_shows_the_digest_in_id_name_only_with_the_value_on(weights_file):
     s.send("position start players 2 seed 4", "go iterations 300")
     assert s.new_lines()[-1].startswith("bestmove ")
     s.send("setoption name Value Weights value <empty>", "pri")     # back to the shipped weights
-    assert s.new_lines()[0] == f"id name palais-engine 0.1.0 value {load_value_model('').digest}"
+    assert s.new_lines()[0] == f"id name palais-engine 0.1.0 value {shipped}"
+
+
+def test_the_shipped_weights_are_chosen_by_the_player_count_and_presets_keep_the_old_ones(weights_file):
+    from search.params import SHIPPED_VALUE, shipped_value_path
+    four = SearchParams().for_players(4)
+    assert four.leaf_eval == "value" and four.value_weights == str(shipped_value_path(4))
+    assert load_value_model(four.value_weights).digest == load_value_model("", 4).digest == "c299897c53b8"
+    for n in (2, 3):                    # the 2- and 3-player file, as before
+        assert SearchParams().for_players(n).value_weights == ""
+        assert load_value_model("", n).digest == load_value_model("").digest
+    assert load_value_model("").digest != load_value_model("", 4).digest
+    own = SearchParams(value_weights=str(weights_file)).for_players(4)
+    assert own.value_weights == str(weights_file)            # a file chosen is never replaced
+    assert SearchParams(leaf_eval="heuristic").for_players(4).value_weights == ""
+    for preset in ("v26", "v27", "v28"):                      # the engines before the 4-player weights
+        assert SearchParams.preset(preset).for_players(4).value_weights == str(SHIPPED_VALUE)
 
 
 def test_pri_refuses_a_bad_weights_file_and_keeps_the_old_one(tmp_path, weights_file):
