@@ -19,11 +19,16 @@ from pathlib import Path
 import pytest
 
 from engine.chance import ChanceStream
-from engine.position import state_from_position
+from engine.constants import MINT, PARADE, STAIRS
+from engine.errors import PalaisError
+from engine.position import position_to_string, state_from_position
+from engine.rng import Rng
+from search._policy import policy_playout
 from engine.state import State
 from search.factory import make_player
 from search.mcts import MCTSSearch
-from search.params import SearchLimits, SearchParams
+from search.params import SHIPPED_VALUE, SearchLimits, SearchParams
+from search.value import load_value_model
 from search.turns import choose_turn
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -31,8 +36,9 @@ DATA = Path(__file__).resolve().parent / "data"
 # its line played whole (decision_share 0, as before the default searched at each decision),
 # with UCB1 selection (as before PUCT became the default; with PUCT and uniform priors two
 # rounds cut the hoarder's gold by 14%, not a fifth: 312 against 267)
-OLD = SearchParams(decision_share=0.0, selection="uct")                      # the value after 4 turns
-ROUNDS = SearchParams(decision_share=0.0, selection="uct", value_turns=0)    # the value after two rounds
+# and the value weights of then (dffe97287658; 4 players have their own weights now, below)
+OLD = SearchParams(decision_share=0.0, selection="uct", value_weights=str(SHIPPED_VALUE))   # the value after 4 turns
+ROUNDS = OLD.with_(value_turns=0)                                            # the value after two rounds
 
 
 def play_on(state, params, seed, iterations):
@@ -82,3 +88,45 @@ def test_two_rounds_search_as_4_turns_with_two_players_and_as_8_with_four():
     assert search(ROUNDS.with_(seed=1), 2) == search(OLD.with_(seed=1), 2)
     assert search(ROUNDS.with_(seed=1), 4) != search(OLD.with_(seed=1), 4)
     assert search(ROUNDS.with_(seed=1), 4) == search(OLD.with_(seed=1, value_turns=8), 4)
+
+
+def stranded(state, seat):
+    """`state` with every PARADE and STAIRS servant of `seat` moved into MINT (no way left to
+    place or move: the seat is stranded), or None if it has none there or the edit is not a
+    position the game can be in."""
+    text = position_to_string(state)
+    head, rest = text.split(" rooms=", 1)
+    field, tail = rest.split(" ", 1)
+    seats = [[int(x) for x in part.split(".")] for part in field.split("/")]
+    rooms = seats[seat]
+    if rooms[PARADE] + rooms[STAIRS] == 0:
+        return None
+    rooms[MINT] += rooms[PARADE] + rooms[STAIRS]
+    rooms[PARADE] = rooms[STAIRS] = 0
+    try:
+        return state_from_position(f"{head} rooms={'/'.join('.'.join(map(str, r)) for r in seats)} {tail}")
+    except PalaisError:
+        return None
+
+
+def test_the_4_player_weights_see_a_stranded_seat_as_losing_where_the_old_ones_paid_for_it():
+    # Heuristic playouts measure stranding a seat at -7 VP (bench/stranding.py --probe); the
+    # old weights read it as a gain, the 4-player ones as a loss (docs/search.md, "Where the
+    # unspent gold comes from").
+    old, new = load_value_model(str(SHIPPED_VALUE)), load_value_model("", 4)
+    deltas = {"old": [], "new": []}
+    for game in range(30):
+        state = State.new_game(4, seed=2000 + game)
+        policy_playout(state, ["heuristic"] * 4, Rng(77 + game), until_round=2 + game % 5)
+        if state.is_terminal() or state.is_chance():
+            continue
+        for seat in range(4):
+            other = stranded(state, seat)
+            if other is not None:
+                deltas["old"].append(old.value(other, seat) - old.value(state, seat))
+                deltas["new"].append(new.value(other, seat) - new.value(state, seat))
+    assert len(deltas["new"]) >= 60
+    assert sum(deltas["old"]) / len(deltas["old"]) > 0.03
+    assert sum(deltas["new"]) / len(deltas["new"]) < -0.02
+    assert sum(d < 0 for d in deltas["new"]) > 0.75 * len(deltas["new"])
+
