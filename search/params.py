@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numbers
 import os
-from pathlib import Path
 from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
 
 from common.numbers import MAX_DIGITS, decimal, integer, shown
 from engine.errors import PalaisError
@@ -27,17 +27,10 @@ UNIFORM_PRIORS = "uniform"
 USES_PRIORS = ("puct", "gumbel")
 LEAF_EVALS = ("auto", "heuristic", "value")
 STATIC_EVALS = ("playout", "v26")         # search/_policy.pyx STATIC_EVALS, the same order
-# leaf_eval=auto: the player counts at which the shipped value model was measured to beat
-# full heuristic rollouts (docs/train.md: 2, 3 and 4 players since the weights trained on
-# 3,100 self-play games; the earlier ones, on 900, only scored the equal share with 4); and
-# the rounds a rollout plays before the value evaluates with value_turns 0: two rounds, so
-# the searching seat's next turn is played out at every player count (4 turns with 2
-# players, like the default value_turns 4, which with 4 players cuts the rollout as the
-# seat's next turn begins: docs/search.md, "The value's horizon").
 # The shipped value weights (search/data/, docs/train.md): value_weights "" means the file for
 # the game's player count. value.npz (dffe97287658) for 2 and 3 players; value-4p.npz
-# (c299897c53b8), fitted on self-play of the PUCT engine, for 4: it leaves a sixth of the gold
-# unspent and takes more first places there, but lost at 2 players (docs/train.md).
+# (c299897c53b8), fitted on self-play of the PUCT engine, for 4: there it leaves a fifth of the
+# gold unspent and takes more first places, but it lost at 2 and 3 players (docs/train.md).
 SHIPPED_DATA = Path(__file__).resolve().parent / "data"
 SHIPPED_VALUE = SHIPPED_DATA / "value.npz"
 SHIPPED_VALUE_BY_PLAYERS = {4: SHIPPED_DATA / "value-4p.npz"}
@@ -48,6 +41,13 @@ def shipped_value_path(n_players: int | None = None) -> Path:
     return SHIPPED_VALUE_BY_PLAYERS.get(n_players, SHIPPED_VALUE)
 
 
+# leaf_eval=auto: the player counts at which the shipped value model was measured to beat
+# full heuristic rollouts (docs/train.md: 2, 3 and 4 players since the weights trained on
+# 3,100 self-play games; the earlier ones, on 900, only scored the equal share with 4); and
+# the rounds a rollout plays before the value evaluates with value_turns 0: two rounds, so
+# the searching seat's next turn is played out at every player count (4 turns with 2
+# players, like the default value_turns 4, which with 4 players cuts the rollout as the
+# seat's next turn begins: docs/search.md, "The value's horizon").
 AUTO_VALUE_PLAYERS = (2, 3, 4)
 VALUE_ROUNDS = 2
 
@@ -165,7 +165,7 @@ class SearchParams:
                             low=0, high=1000)
     leaf_eval: str = knob("auto", "the evaluation at a rollout cutoff (rollout_turns >= 0): heuristic (the static evaluation's softmax) | value (the learned value model: docs/train.md) | auto (value at the player counts where the shipped weights were measured to beat full rollouts: today 2, 3 and 4; heuristic elsewhere)",
                           choices=LEAF_EVALS, pri="Leaf Eval")
-    value_weights: str = knob("", "with leaf_eval=value: the weights file (.npz), \"\" = the shipped one",
+    value_weights: str = knob("", "with leaf_eval=value: the weights file (.npz), \"\" = the shipped one of the game's player count (docs/train.md)",
                               pri="Value Weights")
     eval_temperature: float = knob(8.0, "VP scale of the softmax that turns estimated scores into rewards",
                                    low=0, low_open=True)
