@@ -28,21 +28,12 @@ import numpy as np  # noqa: E402
 from engine.position import position_to_string, state_from_position  # noqa: E402
 from engine.rng import Rng  # noqa: E402
 from engine.state import State  # noqa: E402
-from search._policy import estimated_scores, policy_playout  # noqa: E402
+from search._policy import estimated_scores, mean_playout_scores, policy_playout  # noqa: E402
 from search.params import STATIC_EVALS  # noqa: E402
 
 PLAYERS = 4
 GOLD_BINS = [(0, 2), (2, 4), (4, 6), (6, 8), (8, 12), (12, 16), (16, 25), (25, 10_000)]
 TILE_BINS = [(0, 12), (12, 18), (18, 24), (24, 99)]
-
-
-def mean_finals(state, playouts: int, seed: int) -> np.ndarray:
-    total = np.zeros(state.n_players)
-    for k in range(playouts):
-        probe = state.copy()
-        policy_playout(probe, ["heuristic"] * probe.n_players, Rng(7919 * k + seed))
-        total += probe.scores()
-    return total / playouts
 
 
 def with_gold(position: str, seat: int, extra: int) -> str:
@@ -64,10 +55,10 @@ def measure(games: int, extra: int, playouts: int, model: str) -> np.ndarray:
                 break
             position, snap = position_to_string(state), state.snapshot()
             tiles = sum(1 for t in snap.tile_at if t >= 0)
-            base, credit_base = mean_finals(state, playouts, 31 * game), estimated_scores(state, model)
+            base, credit_base = mean_playout_scores(state, playouts, 31 * game), estimated_scores(state, model)
             for seat in range(PLAYERS):
                 richer = state_from_position(with_gold(position, seat, extra))
-                gain = mean_finals(richer, playouts, 31 * game)[seat] - base[seat]
+                gain = mean_playout_scores(richer, playouts, 31 * game)[seat] - base[seat]
                 credit = estimated_scores(richer, model)[seat] - credit_base[seat]
                 rows.append((snap.gold[seat], tiles, gain / extra, credit / extra))
     return np.array(rows)

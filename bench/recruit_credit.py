@@ -41,7 +41,7 @@ from engine.errors import PalaisError  # noqa: E402
 from engine.position import position_to_string, state_from_position  # noqa: E402
 from engine.rng import Rng  # noqa: E402
 from engine.state import State  # noqa: E402
-from search._policy import estimated_scores, policy_playout  # noqa: E402
+from search._policy import estimated_scores, mean_playout_scores, policy_playout  # noqa: E402
 from search.mcts import MCTSSearch  # noqa: E402
 from search.params import STATIC_EVALS, SearchLimits, SearchParams  # noqa: E402
 
@@ -111,16 +111,7 @@ def hoard_decision(players: int):
     return None
 
 
-def mean_final(state, seat: int, playouts: int) -> float:
-    total = 0
-    for k in range(playouts):
-        probe = state.copy()
-        policy_playout(probe, ["heuristic"] * probe.n_players, Rng(7919 * k + 1))
-        total += probe.scores()[seat]
-    return total / playouts
-
-
-def credit(state, action: int, model: str = "") -> float:
+def credit(state, action: int, model: str = "playout") -> float:
     """What the static evaluation `model` credits the seat to move with for `action`."""
     seat = state.to_move
     took = state.copy()
@@ -134,7 +125,7 @@ def worth(state, action: int, playouts: int) -> float:
     took, passed = state.copy(), state.copy()
     took.apply(action)
     passed.apply(A_END)
-    return mean_final(took, seat, playouts) - mean_final(passed, seat, playouts)
+    return mean_playout_scores(took, playouts, 1)[seat] - mean_playout_scores(passed, playouts, 1)[seat]
 
 
 def summary(pairs) -> dict:

@@ -38,7 +38,7 @@ from engine.errors import PalaisError  # noqa: E402
 from engine.position import position_to_string, state_from_position  # noqa: E402
 from engine.rng import Rng  # noqa: E402
 from engine.state import State  # noqa: E402
-from search._policy import estimated_scores, policy_playout  # noqa: E402
+from search._policy import estimated_scores, mean_playout_scores, policy_playout  # noqa: E402
 from search.factory import make_player  # noqa: E402
 from search.params import SearchLimits, SearchParams, parse_params  # noqa: E402
 from search.selfplay import play_game  # noqa: E402
@@ -103,15 +103,6 @@ def moved(position: str, seat: int, into: int, one: bool) -> str | None:
     return position[:found.start()] + " rooms=" + text + position[found.end():]
 
 
-def mean_finals(state, playouts: int, seed: int) -> np.ndarray:
-    total = np.zeros(state.n_players)
-    for k in range(playouts):
-        probe = state.copy()
-        policy_playout(probe, ["heuristic"] * probe.n_players, Rng(7919 * k + seed))
-        total += probe.scores()
-    return total / playouts
-
-
 def probe(positions: int, into: int, one: bool, playouts: int, value_weights: str) -> np.ndarray:
     """Rows of (playouts' VP change, the value's win-share change, the static evaluation's VP change)."""
     model = load_value_model(value_weights)
@@ -131,8 +122,8 @@ def probe(positions: int, into: int, one: bool, playouts: int, value_weights: st
                 other = state_from_position(text)
             except PalaisError:             # a stage that the move makes unreachable
                 continue
-            base = mean_finals(state, playouts, game) if base is None else base
-            rows.append((mean_finals(other, playouts, game)[seat] - base[seat],
+            base = mean_playout_scores(state, playouts, game) if base is None else base
+            rows.append((mean_playout_scores(other, playouts, game)[seat] - base[seat],
                          model.value(other, seat) - model.value(state, seat),
                          estimated_scores(other)[seat] - estimated_scores(state)[seat]))
     return np.array(rows)

@@ -58,6 +58,7 @@ from engine._state cimport (
     S_DRAW, S_GAME_OVER,
 )
 from search._policy cimport policy_action, heuristic_choice, evaluate, estimate_scores, POLICY_UNIFORM, POLICY_HEURISTIC
+from search._policy import static_eval_code
 from search._value cimport ValueNet, ValueModel, value_rewards
 from search._prior cimport PolicyNet, PolicyModel, policy_priors
 
@@ -122,6 +123,7 @@ cdef struct Params:
     int selection                 # SEL_UCT, SEL_PUCT or SEL_GUMBEL
     double prior_c                # the PUCT constant
     const PolicyNet* policy_net   # the priors at expansion (puct/gumbel); NULL: uniform
+    int static_eval               # the static evaluation, an EVAL_* code (search/_policy.pxd)
 
 cdef struct Tree:
     Node* nodes
@@ -484,7 +486,7 @@ cdef void finish(const Params* P, const GameState* d, double* reward, double* wi
         for p in range(n):
             score[p] = sc[p]
     else:
-        evaluate(d, P.eval_temperature, win, score)
+        evaluate(d, P.static_eval, P.eval_temperature, win, score)
         if P.value_net != NULL:
             value_rewards(P.value_net, d, win)
     for p in range(n):
@@ -615,6 +617,7 @@ cdef class TreeSearch:
         self.params.policy = POLICY_CODES[params.rollout_policy]
         self.params.rollout_turns = params.rollout_turns
         self.params.eval_temperature = params.eval_temperature
+        self.params.static_eval = static_eval_code(params.static_eval)
         self.params.determinize = 1 if determinize else 0
         self.params.reward_margin = 1 if params.reward in ("margin", "dynamic") else 0
         self.dynamic_center = params.reward == "dynamic"
@@ -744,7 +747,7 @@ cdef class TreeSearch:
         cdef double score[MAX_P]
         if not self.adaptive:
             return
-        evaluate(&self.root, self.params.eval_temperature, win, score)
+        evaluate(&self.root, self.params.static_eval, self.params.eval_temperature, win, score)
         self.params.reward_margin = 1 if (win[self.seat] < ADAPTIVE_LOW
                                           or win[self.seat] > 1.0 - ADAPTIVE_LOW) else 0
 
@@ -799,7 +802,7 @@ cdef class TreeSearch:
         memset(self.params.margin_center, 0, sizeof(self.params.margin_center))
         if not self.dynamic_center:
             return
-        estimate_scores(&self.root, est)
+        estimate_scores(&self.root, self.params.static_eval, est)
         for p in range(n):
             self.params.margin_center[p] = est[p] - best_other(est, n, p)
 

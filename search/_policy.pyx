@@ -28,6 +28,8 @@ from engine._state cimport (
 )
 from libc.math cimport exp
 
+from engine.rng import Rng as SeededRng     # the Python generator (Rng above is its C state)
+
 cdef extern from *:
     int __builtin_popcountll(unsigned long long) nogil
 
@@ -179,33 +181,16 @@ cdef int policy_action(int policy, const GameState* s, Rng* rng, int* buf) noexc
     return random_action(s, rng, buf)
 
 
-# Which static evaluation estimate_scores computes, by its index in STATIC_EVALS: 0 playout
-# (weights measured against heuristic playouts; the default), 1 v26 (the hand-set weights
-# before issue 27's item 4). The C loop of search/_ismcts.pyx has no argument for it, so it is
-# a thread-local switch: a search sets it for its own thread around its work
-# (search/evaluation.py, from the `static_eval` knob), and searches in other threads never
-# see each other's choice.
-cdef extern from *:
-    """
-    #if defined(_MSC_VER)
-    #define PALAIS_THREAD_LOCAL __declspec(thread)
-    #else
-    #define PALAIS_THREAD_LOCAL __thread
-    #endif
-    static PALAIS_THREAD_LOCAL int palais_static_eval = 0;
-    """
-    int palais_static_eval
-
+# The static evaluations estimate_scores computes, in the order of the EVAL_* codes of
+# _policy.pxd: playout (weights measured against heuristic playouts; the default), v26 (the
+# hand-set weights before issue 27's item 4). A search passes its own code (its Params), so
+# searches in other threads, or with other params, never see each other's choice.
 STATIC_EVALS = ("playout", "v26")
 
 
-def use_static_eval(str name):
-    """Make `name` (one of STATIC_EVALS) the static evaluation of this thread's searches and
-    estimated_scores; returns the previous one."""
-    global palais_static_eval
-    previous = STATIC_EVALS[palais_static_eval]
-    palais_static_eval = STATIC_EVALS.index(name)      # ValueError for an unknown name
-    return previous
+def static_eval_code(str name):
+    """The EVAL_* code of `name` (one of STATIC_EVALS); ValueError for an unknown name."""
+    return STATIC_EVALS.index(name)
 
 
 # The v26 evaluation: the score if the game ended now, plus what the seat's engine should
@@ -310,9 +295,9 @@ cdef void estimate_playout(const GameState* s, double* out) noexcept nogil:
         out[p] += economy
 
 
-# Expected final scores from here, by the evaluation this thread's search chose.
-cdef void estimate_scores(const GameState* s, double* out) noexcept nogil:
-    if palais_static_eval == 1:
+# Expected final scores from here, by the evaluation `model` (an EVAL_* code).
+cdef void estimate_scores(const GameState* s, int model, double* out) noexcept nogil:
+    if model == EVAL_V26:
         estimate_v26(s, out)
     else:
         estimate_playout(s, out)
@@ -320,10 +305,10 @@ cdef void estimate_scores(const GameState* s, double* out) noexcept nogil:
 
 # Reward vector from estimated scores: a softmax of the scores over `temperature` (VP), so a
 # clear lead approaches 1 and equal scores share evenly.
-cdef void evaluate(const GameState* s, double temperature, double* reward, double* score) noexcept nogil:
+cdef void evaluate(const GameState* s, int model, double temperature, double* reward, double* score) noexcept nogil:
     cdef int p, n = s.n_players
     cdef double best, total = 0.0
-    estimate_scores(s, score)
+    estimate_scores(s, model, score)
     best = score[0]
     for p in range(1, n):
         if score[p] > best:
@@ -356,18 +341,26 @@ def policy_playout(state, policies, rng, int until_round=0):
     return steps
 
 
-def estimated_scores(state, str model=""):
+def estimated_scores(state, str model="playout"):
     """The static evaluation's expected final score per seat for an engine State, by `model`
-    (one of STATIC_EVALS; "": the one this thread's searches use)."""
+    (one of STATIC_EVALS)."""
     cdef double out[MAX_P]
+    cdef int code = static_eval_code(model)
     cdef GameState* s = &(<State>state).st
-    previous = use_static_eval(model) if model else None
-    try:
-        estimate_scores(s, out)
-    finally:
-        if previous is not None:
-            use_static_eval(previous)
+    estimate_scores(s, code, out)
     return [out[p] for p in range(s.n_players)]
+
+
+def mean_playout_scores(state, int playouts, int seed):
+    """Each seat's mean final score over `playouts` heuristic playouts from `state` (left
+    as it is), the k-th under Rng(7919 k + seed): what the bench probes measure a change by."""
+    total = [0.0] * state.n_players
+    for k in range(playouts):
+        probe = state.copy()
+        policy_playout(probe, ["heuristic"] * probe.n_players, SeededRng(7919 * k + seed))
+        for p, score in enumerate(probe.scores()):
+            total[p] += score
+    return [t / playouts for t in total]
 
 
 def finish_turn(state, rng):

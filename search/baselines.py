@@ -14,7 +14,6 @@ from engine.views import view_for
 
 from ._ismcts import TreeSearch
 from ._policy import estimated_scores, finish_turn
-from .evaluation import static_eval_of
 from .mcts import continue_turn, new_tree
 from .params import SearchLimits, SearchParams
 from .player import BasePlayer
@@ -97,7 +96,7 @@ class PIMCSearch(BasePlayer):
         seat = state.to_move if seat is None else seat
         seed = self.params.seed + 0x9E37 * self._searches
         self._searches += 1
-        with self._stop, static_eval_of(self.params):
+        with self._stop:
             return self._search(state, seat, limits, callback, top_k, seed)
 
     def _search(self, state, seat, limits, callback, top_k, seed) -> SearchResult:

@@ -19,7 +19,6 @@ from __future__ import annotations
 from engine.constants import S_DRAW
 
 from ._ismcts import TreeSearch
-from .evaluation import static_eval_of
 from .params import SearchLimits, SearchParams
 from .player import BasePlayer
 from .result import Candidate, Progress, SearchResult
@@ -151,7 +150,7 @@ class MCTSSearch(BasePlayer):
         root = self.root_for(state, seat)
         seed = self.params.seed + 0x9E37 * self._searches
         self._searches += 1
-        with self._stop, static_eval_of(self.params):
+        with self._stop:
             return self._search(root, seat, limits, callback, top_k, seed)
 
     def _search(self, root, seat, limits, callback, top_k, seed) -> SearchResult:

@@ -7,7 +7,8 @@ it, minus after `end` (not recruiting this turn). The v26 evaluation's credit (i
 after the recruit minus before) was 5.9 VP off that worth on average, correlated 0.32: it paid
 gold about as well as servants in working rooms and took a new park majority at face value.
 The playout evaluation measures each unit of the economy against playouts instead.
-The `static_eval` knob picks one per search, for the search's own thread only."""
+The `static_eval` knob picks one per search: a field of the search's own C params, so no
+other search, in this thread or another, sees it."""
 
 from __future__ import annotations
 
@@ -23,9 +24,8 @@ import pytest
 from engine.errors import PalaisError
 from engine.state import State
 from engine.rng import Rng
-from search._policy import STATIC_EVALS, estimated_scores, finish_turn, policy_playout, use_static_eval
+from search._policy import STATIC_EVALS, estimated_scores, finish_turn, mean_playout_scores, policy_playout, static_eval_code
 from search.baselines import GreedyPlayer
-from search.evaluation import static_eval_of
 from search.mcts import MCTSSearch
 from search.params import PRESETS, STATIC_EVALS as KNOB_CHOICES, SearchLimits, SearchParams, parse_params
 
@@ -86,11 +86,14 @@ def test_the_knob_reads_its_choices_and_refuses_others():
         parse_params("static_eval=best")
     with pytest.raises(PalaisError, match="static_eval"):
         SearchParams(static_eval="")
+    assert [static_eval_code(name) for name in STATIC_EVALS] == [0, 1]   # _policy.pxd EVAL_*
     with pytest.raises(ValueError):
-        use_static_eval("best")
+        static_eval_code("best")
+    with pytest.raises(ValueError):
+        estimated_scores(State.new_game(2, seed=1), "")
 
 
-def test_outside_a_search_the_evaluation_is_the_defaults_and_a_search_puts_it_back():
+def test_the_evaluation_outside_a_search_is_the_default_whatever_a_search_chose():
     state = State.new_game(4, seed=5)
     default = SearchParams().static_eval
     assert estimated_scores(state) == estimated_scores(state, default)
@@ -98,30 +101,55 @@ def test_outside_a_search_the_evaluation_is_the_defaults_and_a_search_puts_it_ba
     assert estimated_scores(state, other) != estimated_scores(state, default)
     MCTSSearch(SearchParams(static_eval=other)).search(state, limits=SearchLimits(iterations=50))
     assert estimated_scores(state) == estimated_scores(state, default)
-    with static_eval_of(SearchParams(static_eval=other)):
-        assert estimated_scores(state) == estimated_scores(state, other)
-    assert estimated_scores(state) == estimated_scores(state, default)
 
 
-def test_another_threads_choice_does_not_leak_into_this_one():
+def _visits(params, state):
+    return MCTSSearch(params).search(state, limits=SearchLimits(iterations=300)).node_visits
+
+
+def test_searches_with_other_evaluations_in_other_threads_do_not_change_this_one():
     state = State.new_game(3, seed=8)
     default = SearchParams().static_eval
     other = next(name for name in STATIC_EVALS if name != default)
-    inside, go_on = threading.Event(), threading.Event()
+    mine = SearchParams(static_eval=default, leaf_eval="heuristic", rollout_turns=4, seed=3)
+    theirs = SearchParams(static_eval=other, leaf_eval="heuristic", rollout_turns=4, seed=3)
+    alone = _visits(mine, state)
+    assert _visits(theirs, state) != alone          # the evaluation matters to this search
+    stop, errors = threading.Event(), []
 
-    def hold():
-        with static_eval_of(SearchParams(static_eval=other)):
-            inside.set()
-            go_on.wait(10)
+    def search_on():
+        try:
+            while not stop.is_set():
+                _visits(theirs, state)
+        except Exception as error:                  # pragma: no cover - reported below
+            errors.append(error)
 
-    worker = threading.Thread(target=hold)
-    worker.start()
+    workers = [threading.Thread(target=search_on) for _ in range(2)]
+    for worker in workers:
+        worker.start()
     try:
-        assert inside.wait(10)
-        assert estimated_scores(state) == estimated_scores(state, default)
+        beside = [_visits(mine, state) for _ in range(3)]
     finally:
-        go_on.set()
-        worker.join(10)
+        stop.set()
+        for worker in workers:
+            worker.join(30)
+    assert not errors
+    assert beside == [alone] * 3
+
+
+def test_mean_playout_scores_average_seeded_heuristic_playouts_and_leave_the_state():
+    state = State.new_game(3, seed=4)
+    before = state.snapshot()
+    means = mean_playout_scores(state, 3, 5)
+    finals = []
+    for k in range(3):
+        probe = state.copy()
+        policy_playout(probe, ["heuristic"] * 3, Rng(7919 * k + 5))
+        finals.append(probe.scores())
+    assert means == [sum(f[p] for f in finals) / 3 for p in range(3)]
+    assert state.snapshot() == before
+    assert mean_playout_scores(state, 3, 5) == means
+    assert mean_playout_scores(state, 3, 6) != means
 
 
 def test_the_knob_changes_the_search_and_the_greedy_player():
