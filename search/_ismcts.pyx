@@ -793,6 +793,20 @@ cdef class TreeSearch:
         return {"nodes": self.tree.n_nodes, "edges": self.tree.n_edges, "edge_visits": edge_visits,
                 "bad_visits": bad_visits, "bad_edges": bad_edges, "unfound": unfound}
 
+    def seat_nodes(self):
+        """The tree's shape by the seat that decides at a node: {"nodes": [per seat],
+        "revisited": [per seat: nodes taken by two iterations or more]} (how far the tree
+        reaches into the other seats' turns: bench/search.py --shape, docs/search.md)."""
+        cdef long long i
+        cdef int n = self.tree.n_players
+        nodes = [0] * n
+        revisited = [0] * n
+        for i in range(self.tree.n_nodes):
+            nodes[self.tree.nodes[i].player] += 1
+            if self.tree.nodes[i].visits >= 2:
+                revisited[self.tree.nodes[i].player] += 1
+        return {"nodes": nodes, "revisited": revisited}
+
     cdef void _center_margins(self):
         # reward=dynamic centres each seat's margin utility on the margin the static evaluation
         # expects from the root, so its slope is steepest where the game's outcome will fall

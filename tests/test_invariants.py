@@ -23,6 +23,7 @@ from engine.reference import ReferenceState, servants_accounted
 from engine.rng import Rng
 from engine.snapshot import SNAPSHOT_FIELDS
 from engine.state import State
+from search.positions import midgame
 
 from helpers import WINDOWS, accounting_errors, build_snapshot
 
@@ -265,6 +266,49 @@ def test_views_hide_other_hands():
         assert world.info_key(0) == state.info_key(0)
         if world.snapshot().hand != state.snapshot().hand:
             assert world.key != state.key
+
+
+def decision_positions(n_players: int, seed: int) -> list:
+    """Decision positions of real-looking play: heuristic games (search/positions.py midgame)
+    stopped at the start of rounds 2-12, each walked on by 30 random decisions (chance events
+    drawn from the pile), so that every kind of decision comes up with cards in hands."""
+    rng = Rng(seed)
+    out = []
+    for round_ in range(2, 13):
+        try:
+            state = midgame(n_players, seed, round_)
+        except ValueError:                          # the game ended before that round
+            break
+        for _ in range(30):
+            if state.is_terminal():
+                break
+            if not state.is_chance():
+                out.append(state.copy())
+            state.apply(random_action(state, rng))
+    return out
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_only_a_card_window_offers_options_that_depend_on_hidden_cards(n):
+    # RULES.md §10 makes which decisions appear depend only on public information; the options
+    # of a decision do too, but at a card window (the mover's cards): in every world another
+    # seat can imagine, the mover is offered the options the true state offers.
+    windows_that_differ = checked = 0
+    for seed in (1, 2):
+        for state in decision_positions(n, seed):
+            offered = state.legal_actions()
+            for q in (q for q in range(n) if q != state.to_move):
+                view = state.view(q)
+                for k in range(3):
+                    world = view.determinize(q, Rng(1000 * seed + 10 * q + k))
+                    assert (world.to_move, world.stage) == (state.to_move, state.stage)
+                    if state.stage in WINDOWS:
+                        windows_that_differ += world.legal_actions() != offered
+                    else:
+                        assert world.legal_actions() == offered, (state.stage, q)
+                        checked += 1
+    assert checked > 500
+    assert windows_that_differ > 0      # a window's options do follow the hand: the check sees it
 
 
 # ---------------------------------------------------------------------------------------

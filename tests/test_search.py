@@ -234,3 +234,23 @@ def test_pimc_reports_progress_between_worlds_and_a_stop_there_ends_it():
 
     result = searcher.search(state, limits=SearchLimits(iterations=800), callback=on_progress)
     assert calls == [100] and result.iterations == 100 and result.best_turn
+
+
+def test_seat_nodes_counts_each_node_once_by_the_seat_deciding_there():
+    # bench/tree_shape.py reads how far a tree reaches into the other seats' turns from
+    # seat_nodes: one search iteration makes the root, the searching seat's, visited once;
+    # a longer search's counts add up to the tree's nodes, the root is revisited, and in this
+    # 4-player position (its mover's turn ends soon) the tree reaches the next seat's turn.
+    state = midgame(4, 105, 8)
+    seat = state.to_move
+    single = MCTSSearch(SearchParams(seed=1))
+    single.search(state, limits=SearchLimits(iterations=1))
+    assert single.last_tree.seat_nodes() == {"nodes": [int(q == seat) for q in range(4)],
+                                             "revisited": [0, 0, 0, 0]}
+    searcher = MCTSSearch(SearchParams(seed=1))
+    result = searcher.search(state, limits=SearchLimits(iterations=3000))
+    shape = searcher.last_tree.seat_nodes()
+    assert sum(shape["nodes"]) == result.nodes == searcher.last_tree.audit()["nodes"]
+    assert all(0 <= r <= n for r, n in zip(shape["revisited"], shape["nodes"]))
+    assert shape["revisited"][seat] >= 1
+    assert shape["nodes"][(seat + 1) % 4] > 0 and shape["revisited"][(seat + 1) % 4] > 0
