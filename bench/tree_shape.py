@@ -13,9 +13,10 @@ working economy), takes every --every-th turn start from round 3 on, and searche
 It prints, per player count and searcher, the mean over positions of: the share of tree nodes
 at which the searching seat decides, the share of the other seats' nodes taken by two
 iterations or more, and the decisions walked per iteration; and the mean number of cards in
-the other seats' hands. Then how often two searches choose the same first action: ISMCTS
-against ISMCTS with another seed (the noise floor of one search), and ISMCTS against a whole
-PIMC search (--worlds worlds, --iterations in all). The last line is
+the other seats' hands. Then how often two searches choose the same action at the turn's
+first decision with three options or more (along ISMCTS's line): ISMCTS against ISMCTS with
+another seed (the noise floor of one search), and ISMCTS against a whole PIMC search
+(--worlds worlds, --iterations in all). The last line is
 `own_share_4p=<ISMCTS's share at 4 players> pimc_own_share_4p=<the PIMC world's>
 same_seed_agree_4p=<a> pimc_agree_4p=<b>`.
 Run: python bench/tree_shape.py [--iterations 30000] [--players 2,3,4] [--every 4]
@@ -63,15 +64,32 @@ def measure(position, iterations: int, worlds: int, seed: int) -> dict:
     world = position.view(seat).determinize(seat, Rng(seed))
     pimc = MCTSSearch(SearchParams(algorithm="mcts", seed=seed))
     world_result = pimc.search(world, seat, SearchLimits(iterations=max(1, iterations // worlds)))
-    other_seed = MCTSSearch(SearchParams(seed=seed + 1000)).search(position, seat, SearchLimits(iterations=iterations))
+    chooser = first_real_choice(position, seat, result.best_turn)
+    limits = SearchLimits(iterations=iterations)
+    mine = MCTSSearch(SearchParams(seed=seed)).search(chooser, seat, limits)
+    other_seed = MCTSSearch(SearchParams(seed=seed + 1000)).search(chooser, seat, limits)
     whole_pimc = PIMCSearch(SearchParams(algorithm="pimc", determinizations=worlds, seed=seed))
-    pimc_choice = whole_pimc.search(position, seat, SearchLimits(iterations=iterations))
+    pimc_choice = whole_pimc.search(chooser, seat, limits)
     hands = [sum(h) for q, h in enumerate(position.snapshot().hand) if q != seat]
     return {"ismcts": shape(ismcts.last_tree, seat, result.iterations, result.node_visits),
             "pimc": shape(pimc.last_tree, seat, world_result.iterations, world_result.node_visits),
             "hand": sum(hands) / len(hands),
-            "same_seed_agree": result.best_turn[:1] == other_seed.best_turn[:1],
-            "pimc_agree": result.best_turn[:1] == pimc_choice.best_turn[:1]}
+            "same_seed_agree": mine.best_turn[:1] == other_seed.best_turn[:1],
+            "pimc_agree": mine.best_turn[:1] == pimc_choice.best_turn[:1]}
+
+
+def first_real_choice(position, seat: int, line: list):
+    """The first decision of `seat`'s turn with three options or more, along `line` (the
+    search's best turn); `position` itself if none comes (or it is one):
+    a card window's "continue" or a lone "end" is no test of two searches agreeing."""
+    state = position.copy()
+    for action in line:
+        if len(state.legal_actions()) >= 3:
+            break
+        state.apply(action)
+        if state.is_terminal() or state.is_chance() or state.to_move != seat:
+            return position
+    return state
 
 
 def main():
@@ -106,7 +124,7 @@ def main():
         for what, text in (("same_seed_agree", "ISMCTS and ISMCTS with another seed"),
                            ("pimc_agree", "ISMCTS and PIMC")):
             last[(n, what)] = sum(r[what] for r in rows) / len(rows)
-            print(f"{n} players: {text} choose the same first action in {last[(n, what)]:.3f} of the positions")
+            print(f"{n} players: {text} choose the same action in {last[(n, what)]:.3f} of the positions")
     if 4 in counts:
         print(f"own_share_4p={last[(4, 'ismcts')]:.3f} pimc_own_share_4p={last[(4, 'pimc')]:.3f} "
               f"same_seed_agree_4p={last[(4, 'same_seed_agree')]:.3f} pimc_agree_4p={last[(4, 'pimc_agree')]:.3f}")
