@@ -113,6 +113,8 @@ def main():
     for n in counts:
         rows = [measure(p, args.iterations, args.worlds, k + 1)
                 for k, p in enumerate(game_positions(n, args.seed, args.play_iterations, args.every))]
+        if not rows:
+            parser.error(f"the {n}-player game gave no turn start from round 3 on: a smaller --every, or another --seed")
         hand = sum(r["hand"] for r in rows) / len(rows)
         for who in ("ismcts", "pimc"):
             own, revisited, depth = (sum(r[who][i] for r in rows) / len(rows) for i in range(3))

@@ -254,3 +254,33 @@ def test_seat_nodes_counts_each_node_once_by_the_seat_deciding_there():
     assert all(0 <= r <= n for r, n in zip(shape["revisited"], shape["nodes"]))
     assert shape["revisited"][seat] >= 1
     assert shape["nodes"][(seat + 1) % 4] > 0 and shape["revisited"][(seat + 1) % 4] > 0
+
+
+def _bench_module(name: str):
+    import importlib.util
+    import sys
+    from pathlib import Path
+    path = Path(__file__).resolve().parent.parent / "bench" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_tree_shape_bench_prints_shares_of_a_real_games_positions(capsys, monkeypatch):
+    shape = _bench_module("tree_shape")
+    monkeypatch.setattr("sys.argv", ["tree_shape.py", "--players", "4", "--iterations", "400",
+                                     "--every", "8", "--play-iterations", "30"])
+    shape.main()
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 5 and lines[0].startswith("4 players, ismcts (400 iterations, ")
+    assert lines[1].startswith("4 players, pimc   (50 iterations, ")      # one world of 8
+    figures = dict(item.split("=") for item in lines[-1].split())
+    assert set(figures) == {"own_share_4p", "pimc_own_share_4p", "same_seed_agree_4p", "pimc_agree_4p"}
+    assert all(0.0 <= float(v) <= 1.0 for v in figures.values())
+    assert 0.0 < float(figures["own_share_4p"]) < 1.0       # the tree reaches past its own turn
+    monkeypatch.setattr("sys.argv", ["tree_shape.py", "--players", "2,5"])
+    with pytest.raises(SystemExit):
+        shape.main()
+    assert "--players takes 2, 3 and 4" in capsys.readouterr().err
