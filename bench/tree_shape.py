@@ -66,7 +66,7 @@ def measure(position, iterations: int, worlds: int, seed: int) -> dict:
     world_result = pimc.search(world, seat, SearchLimits(iterations=max(1, iterations // worlds)))
     chooser = first_real_choice(position, seat, result.best_turn)
     limits = SearchLimits(iterations=iterations)
-    mine = MCTSSearch(SearchParams(seed=seed)).search(chooser, seat, limits)
+    mine = result if chooser is position else MCTSSearch(SearchParams(seed=seed)).search(chooser, seat, limits)
     other_seed = MCTSSearch(SearchParams(seed=seed + 1000)).search(chooser, seat, limits)
     whole_pimc = PIMCSearch(SearchParams(algorithm="pimc", determinizations=worlds, seed=seed))
     pimc_choice = whole_pimc.search(chooser, seat, limits)
@@ -107,8 +107,10 @@ def main():
         counts = [int(p) for p in args.players.split(",")]
     except ValueError:
         parser.error(f"--players: expected numbers like 2,3,4, got {args.players!r}")
-    if any(n not in (2, 3, 4) for n in counts) or args.iterations < 1 or args.worlds < 1 or args.every < 1:
-        parser.error("--players takes 2, 3 and 4; --iterations, --worlds and --every at least 1")
+    if (any(n not in (2, 3, 4) for n in counts) or min(args.iterations, args.worlds, args.every,
+                                                       args.play_iterations) < 1 or args.seed < 0):
+        parser.error("--players takes 2, 3 and 4; --iterations, --worlds, --every and --play-iterations "
+                     "at least 1; --seed at least 0")
     last = {}
     for n in counts:
         rows = [measure(p, args.iterations, args.worlds, k + 1)

@@ -796,7 +796,7 @@ cdef class TreeSearch:
     def seat_nodes(self):
         """The tree's shape by the seat that decides at a node: {"nodes": [per seat],
         "revisited": [per seat: nodes taken by two iterations or more]} (how far the tree
-        reaches into the other seats' turns: bench/search.py --shape, docs/search.md)."""
+        reaches into the other seats' turns: bench/tree_shape.py, docs/search.md)."""
         cdef long long i
         cdef int n = self.tree.n_players
         nodes = [0] * n

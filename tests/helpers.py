@@ -321,3 +321,18 @@ def run_folder(path):
     path.mkdir(parents=True, exist_ok=True)
     (path / "draw-secret").write_text(RUN_SECRET + "\n")
     return path
+
+
+def bench_script(name: str):
+    """bench/<name>.py loaded as the module `bench_<name>` (bench/ is not a package, and its
+    search.py would shadow the search package on the import path). Registered in sys.modules
+    first, since a script's dataclasses look their module up there."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+    path = Path(__file__).resolve().parent.parent / "bench" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module

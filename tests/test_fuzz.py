@@ -14,17 +14,11 @@ per-action checks (legality, keys, no count below zero) run on every accepted ca
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
-_SPEC = importlib.util.spec_from_file_location(
-    "bench_fuzz", Path(__file__).resolve().parent.parent / "bench" / "fuzz.py")
-fuzz = importlib.util.module_from_spec(_SPEC)
-sys.modules[_SPEC.name] = fuzz             # its dataclasses look their module up
-_SPEC.loader.exec_module(fuzz)
+from helpers import bench_script
+
+fuzz = bench_script("fuzz")
 
 CASES = 10_000
 

@@ -7,7 +7,6 @@ player, seeds 21 to 26, both seat orders (`palais play --seat A --seat B --seed 
 --engine-iterations 2000 --save tests/data/review-A-B-N.rec`). None is left out.
 """
 
-import importlib.util
 import json
 import re
 from pathlib import Path
@@ -27,7 +26,7 @@ from search.measure import BLUNDER, MISTAKE, game_accuracy, turn_accuracy, turn_
 from search.params import SearchLimits, SearchParams
 from search.positions import midgame
 
-from helpers import ServerSession
+from helpers import ServerSession, bench_script
 
 
 @pytest.fixture(autouse=True)
@@ -45,10 +44,7 @@ def _portable_kernel():
 
 DATA = Path(__file__).parent / "data"
 EXAMPLES = Path(__file__).parent.parent / "docs" / "examples"
-_spec = importlib.util.spec_from_file_location(
-    "bench_review_games", Path(__file__).resolve().parent.parent / "bench" / "review_games.py")
-RULE = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(RULE)
+RULE = bench_script("review_games")
 GAMES = [DATA / name for _seats, _seed, name in RULE.games()]      # every game of the rule
 REVIEW_ITERATIONS = 3000          # below this the fair values are too noisy to judge a game
 # The judge these tests were calibrated with: the engine of the session that declared the rule

@@ -3,10 +3,7 @@ every search knob reads and checks the same at the PRI end and the bench/tune.py
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -18,11 +15,9 @@ from search.params import KNOBS, SearchParams, tree_memory_cap_mb
 from search.player import Player
 from search.factory import make_player
 
-_SPEC = importlib.util.spec_from_file_location(
-    "bench_tune", Path(__file__).resolve().parent.parent / "bench" / "tune.py")
-tune = importlib.util.module_from_spec(_SPEC)
-sys.modules[_SPEC.name] = tune
-_SPEC.loader.exec_module(tune)
+from helpers import bench_script
+
+tune = bench_script("tune")
 
 TUNABLE = {k.name for k in tune.TUNABLE}
 

@@ -12,7 +12,7 @@ from search.params import SearchLimits, SearchParams, value_rollout_turns
 from search.positions import midgame
 from search.signature import signature
 
-from helpers import build_snapshot, recruit
+from helpers import bench_script, build_snapshot, recruit
 
 
 def result_figures(result):
@@ -256,20 +256,8 @@ def test_seat_nodes_counts_each_node_once_by_the_seat_deciding_there():
     assert shape["nodes"][(seat + 1) % 4] > 0 and shape["revisited"][(seat + 1) % 4] > 0
 
 
-def _bench_module(name: str):
-    import importlib.util
-    import sys
-    from pathlib import Path
-    path = Path(__file__).resolve().parent.parent / "bench" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(f"bench_{name}", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_tree_shape_bench_prints_shares_of_a_real_games_positions(capsys, monkeypatch):
-    shape = _bench_module("tree_shape")
+    shape = bench_script("tree_shape")
     monkeypatch.setattr("sys.argv", ["tree_shape.py", "--players", "4", "--iterations", "400",
                                      "--every", "8", "--play-iterations", "30"])
     shape.main()

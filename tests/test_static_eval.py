@@ -12,7 +12,6 @@ other search, in this thread or another, sees it."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -29,13 +28,12 @@ from search.baselines import GreedyPlayer
 from search.mcts import MCTSSearch
 from search.params import PRESETS, STATIC_EVALS as KNOB_CHOICES, SearchLimits, SearchParams, parse_params
 
+from helpers import bench_script
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
 CREDIT = ROOT / "bench" / "recruit_credit.py"
-_SPEC = importlib.util.spec_from_file_location("bench_recruit_credit", CREDIT)
-credit_bench = importlib.util.module_from_spec(_SPEC)
-sys.modules[_SPEC.name] = credit_bench
-_SPEC.loader.exec_module(credit_bench)
+credit_bench = bench_script("recruit_credit")
 
 # the measured criterion: the credit is within this many VP of the worth on average, and
 # follows it at least this closely (v26: 5.94 and 0.32; playout: 3.96 and 0.55)

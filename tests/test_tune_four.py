@@ -5,7 +5,6 @@ in --record (older records without it still read)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -15,11 +14,10 @@ import pytest
 
 from tournament.stats import seat_outcomes
 
+from helpers import bench_script
+
 TUNE = Path(__file__).resolve().parent.parent / "bench" / "tune.py"
-_SPEC = importlib.util.spec_from_file_location("bench_tune_four", TUNE)
-tune = importlib.util.module_from_spec(_SPEC)
-sys.modules[_SPEC.name] = tune
-_SPEC.loader.exec_module(tune)
+tune = bench_script("tune")
 
 
 def test_each_sides_first_places_vp_collapses_and_unspent_gold_by_hand():
