@@ -19,7 +19,8 @@ another seed (the noise floor of one search), and ISMCTS against a whole PIMC se
 (--worlds worlds, --iterations in all). The last line is
 `own_share_4p=<ISMCTS's share at 4 players> pimc_own_share_4p=<the PIMC world's>
 same_seed_agree_4p=<a> pimc_agree_4p=<b>`.
-Run: python bench/tree_shape.py [--iterations 30000] [--players 2,3,4] [--every 4]
+Run: python bench/tree_shape.py [--iterations 30000] [--players 2,3,4] [--every 4] [--worlds 8]
+     [--play-iterations 300] [--seed 5]
 """
 
 import argparse
