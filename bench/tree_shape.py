@@ -60,13 +60,13 @@ def shape(tree, seat: int, iterations: int, node_visits: int) -> tuple:
 
 def measure(position, iterations: int, worlds: int, seed: int) -> dict:
     seat = position.to_move
+    limits = SearchLimits(iterations=iterations)
     ismcts = MCTSSearch(SearchParams(seed=seed))
-    result = ismcts.search(position, seat, SearchLimits(iterations=iterations))
+    result = ismcts.search(position, seat, limits)
     world = position.view(seat).determinize(seat, Rng(seed))
     pimc = MCTSSearch(SearchParams(algorithm="mcts", seed=seed))
     world_result = pimc.search(world, seat, SearchLimits(iterations=max(1, iterations // worlds)))
     chooser = first_real_choice(position, seat, result.best_turn)
-    limits = SearchLimits(iterations=iterations)
     mine = result if chooser is position else MCTSSearch(SearchParams(seed=seed)).search(chooser, seat, limits)
     other_seed = MCTSSearch(SearchParams(seed=seed + 1000)).search(chooser, seat, limits)
     whole_pimc = PIMCSearch(SearchParams(algorithm="pimc", determinizations=worlds, seed=seed))

@@ -326,10 +326,13 @@ def run_folder(path):
 def bench_script(name: str):
     """bench/<name>.py loaded as the module `bench_<name>` (bench/ is not a package, and its
     search.py would shadow the search package on the import path). Registered in sys.modules
-    first, since a script's dataclasses look their module up there."""
+    first, since a script's dataclasses look their module up there; loaded once, so every
+    test file that asks for a script gets the module its classes are registered under."""
     import importlib.util
     import sys
     from pathlib import Path
+    if f"bench_{name}" in sys.modules:
+        return sys.modules[f"bench_{name}"]
     path = Path(__file__).resolve().parent.parent / "bench" / f"{name}.py"
     spec = importlib.util.spec_from_file_location(f"bench_{name}", path)
     module = importlib.util.module_from_spec(spec)
