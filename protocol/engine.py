@@ -181,6 +181,8 @@ class EngineFacade:
         self.values = {spec.name: spec.knob.default if spec.knob else spec.default for spec in OPTIONS}
         for knob_name, value in (start or {}).items():
             self.values[KNOB_OPTION[knob_name]] = value
+        self._notes = []              # what to tell the user once (take_notes)
+        self._noted = set()
         self._check_value_weights()
         self._check_policy_weights()
         self.view = None              # the view of the seat to move, or None at the end
@@ -230,12 +232,26 @@ class EngineFacade:
         """With Leaf Eval value, or as it is `chosen`, the weights file must load (checked
         now, not at `go`)."""
         if chosen or self.search_value("leaf_eval") in USES_VALUE:
-            load_value_model(self.search_value("value_weights"))
+            self._note_flushed("value", load_value_model(self.search_value("value_weights")))
 
     def _check_policy_weights(self, chosen: bool = False) -> None:
         """With Selection puct or gumbel, or as it is `chosen`, the policy weights must load."""
         if chosen or self.search_value("selection") in USES_PRIORS:
-            load_priors(self.search_value("policy_weights"))
+            self._note_flushed("policy", load_priors(self.search_value("policy_weights")))
+
+    def _note_flushed(self, what: str, model) -> None:
+        """Once per weights file: a note that values below float32's normal range were read as
+        zero (search/fp_mode.h says why), so a user's older file runs at full speed."""
+        if model is None or not model.flushed or (model.source, model.digest) in self._noted:
+            return
+        self._noted.add((model.source, model.digest))
+        self._notes.append(f"{what} weights {model.source} ({model.digest}): {model.flushed} values "
+                           "below float32's normal range read as zero")
+
+    def take_notes(self) -> list:
+        """The notes for the user gathered since the last call (sent as `info string`)."""
+        notes, self._notes = self._notes, []
+        return notes
 
     def value_kernel(self) -> str:
         """The value model's kernel in use ("avx2+fma" or "portable": search/kernel.py)."""

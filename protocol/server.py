@@ -88,6 +88,7 @@ class Server:
         self.send(f"id name {ENGINE_NAME}" + (f" value {digest}" if digest else ""))
         self.send(f"id author {ENGINE_AUTHOR}")
         self.send(f"info string value kernel {self.engine.value_kernel()}")
+        self._send_notes()
         for line in self.engine.option_lines():
             self.send(line)
         self.send("priok")
@@ -104,6 +105,11 @@ class Server:
 
     def on_setoption(self, command):
         self.engine.set_option(command.name, command.value)
+        self._send_notes()
+
+    def _send_notes(self) -> None:
+        for note in self.engine.take_notes():
+            self._info_string(note)
 
     def on_newgame(self, _):
         self.engine.new_game()

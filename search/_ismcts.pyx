@@ -61,6 +61,7 @@ from search._policy cimport policy_action, heuristic_choice, evaluate, estimate_
 from search._policy import static_eval_code
 from search._value cimport ValueNet, ValueModel, value_rewards
 from search._prior cimport PolicyNet, PolicyModel, policy_priors
+from search._fpmode cimport pfp_saved, pfp_enter, pfp_leave, pfp_probe
 
 cdef enum:
     MAX_PATH = 512
@@ -606,6 +607,7 @@ cdef class TreeSearch:
     cdef int gumbel_k
     cdef double gumbel_scale
     cdef long long memory_bytes      # the Hash budget; the arrays are allocated at the first set_root
+    cdef readonly int fp_mode_in_run  # pfp_probe() inside the last run, before the mode is restored (tests)
 
     def __cinit__(self, params, bint determinize, unsigned long long seed):
         """`params` is a search.params.SearchParams; its fields are read by name. The tree's
@@ -829,9 +831,11 @@ cdef class TreeSearch:
         The time is checked every 16 iterations.
         """
         cdef long long done = 0
+        cdef pfp_saved fp_mode
         if self.tree.nodes == NULL:
             raise RuntimeError("set_root before run: the tree is allocated for the root's player count")
         with nogil:
+            fp_mode = pfp_enter()       # flush-to-zero while the search runs (search/fp_mode.h)
             while not self.stop_flag:
                 if max_iterations > 0 and done >= max_iterations:
                     break
@@ -841,6 +845,8 @@ cdef class TreeSearch:
                     break
                 iterate(&self.tree, &self.params, &self.root, self.seat, &self.rng, &self.gumbel)
                 done += 1
+            self.fp_mode_in_run = pfp_probe()
+            pfp_leave(fp_mode)
         return done
 
     @staticmethod
@@ -923,6 +929,7 @@ cdef class TreeSearch:
         cdef Node* node
         cdef double psum = 0.0, u, gj, pj
         cdef Gumbel* g = &self.gumbel
+        cdef pfp_saved fp_mode
         memset(g, 0, sizeof(Gumbel))
         if (self.params.selection != SEL_GUMBEL or self.tree.table == NULL
                 or self.root.stage == S_DRAW or self.root.stage == S_GAME_OVER):
@@ -932,7 +939,10 @@ cdef class TreeSearch:
         n = legal_actions(&self.root, buf)
         idx = self.tree.table[slot]
         if idx == EMPTY:
-            idx = expand(&self.tree, &self.params, key, slot, &self.root, buf, n)
+            with nogil:
+                fp_mode = pfp_enter()   # the root's priors (search/fp_mode.h)
+                idx = expand(&self.tree, &self.params, key, slot, &self.root, buf, n)
+                pfp_leave(fp_mode)
             if idx == EMPTY:
                 return False
         node = &self.tree.nodes[idx]

@@ -26,6 +26,7 @@ cdef class PolicyModel:
     cdef PolicyNet net
     cdef readonly str digest      # short sha256 of the weights file's bytes
     cdef readonly str source      # where the weights came from (a path)
+    cdef readonly long long flushed   # weights below float32's normal range, read as zero
 
 # The priors of the actions buf[:n] (legal at `s`, a full or determinized state, for its
 # mover s.to_move) into out[:n]: each >= 0, summing to 1. net NULL: 1/n each.

@@ -23,6 +23,7 @@ from engine._state cimport (
 )
 from engine._features cimport sparse_features, merge_features, SparseFeatures, FEATURE_SIZE
 from search._value cimport MAX_HIDDEN, copy_floats
+from search._fpmode cimport pfp_saved, pfp_enter, pfp_leave
 
 from search import _value
 
@@ -292,6 +293,7 @@ cdef class PolicyModel:
         self.net.hidden = 0
         self.net.n_action_features = 0
         self.net.w1 = self.net.b1 = self.net.u = self.net.c = NULL
+        self.flushed = 0
         self.digest = digest
         self.source = source
         follow_value_kernel()
@@ -301,10 +303,10 @@ cdef class PolicyModel:
         if not (1 <= h <= MAX_HIDDEN and np.shape(w1) == (FEATURE_SIZE, h)
                 and np.shape(u) == (ACTION_FEATURES, h) and np.shape(c) == (ACTION_FEATURES,)):
             raise ValueError("policy model weights of the wrong shapes")
-        self.net.w1 = copy_floats(w1)
-        self.net.b1 = copy_floats(b1)
-        self.net.u = copy_floats(u)
-        self.net.c = copy_floats(c)
+        self.net.w1 = copy_floats(w1, &self.flushed)
+        self.net.b1 = copy_floats(b1, &self.flushed)
+        self.net.u = copy_floats(u, &self.flushed)
+        self.net.c = copy_floats(c, &self.flushed)
         self.net.hidden = h
         self.net.n_action_features = ACTION_FEATURES
 
@@ -327,8 +329,12 @@ cdef class PolicyModel:
         cdef float out[LEGAL_BUF]
         cdef GameState* s = decision_state(state)
         cdef int n = checked_actions(s, actions, buf), i
+        cdef pfp_saved fp_mode
         follow_value_kernel()
-        policy_priors(&self.net, s, buf, n, out)
+        with nogil:
+            fp_mode = pfp_enter()       # flush-to-zero, as in a search (search/fp_mode.h)
+            policy_priors(&self.net, s, buf, n, out)
+            pfp_leave(fp_mode)
         return [out[i] for i in range(n)]
 
     def ns_per_priors(self, state, long long repeats):
@@ -340,14 +346,17 @@ cdef class PolicyModel:
         cdef float out[LEGAL_BUF]
         cdef GameState* s = decision_state(state)
         cdef int n = checked_actions(s, None, buf)
+        cdef pfp_saved fp_mode
         if repeats < 1:
             raise ValueError("repeats must be >= 1")
         follow_value_kernel()
         with nogil:
+            fp_mode = pfp_enter()
             clock_gettime(CLOCK_MONOTONIC, &a)
             for i in range(repeats):
                 policy_priors(&self.net, s, buf, n, out)
             clock_gettime(CLOCK_MONOTONIC, &b)
+            pfp_leave(fp_mode)
         return ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec)) / repeats
 
 

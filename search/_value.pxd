@@ -20,13 +20,15 @@ cdef struct ValueNet:
     float b3
 
 # A malloc'd copy of a float32 array's data (the caller frees it): the value's and the
-# policy's weights (search/_prior.pyx) are loaded through it.
-cdef float* copy_floats(object array) except NULL
+# policy's weights (search/_prior.pyx) are loaded through it. Values below float32's normal
+# range become zero (search/fp_mode.h); *flushed counts them.
+cdef float* copy_floats(object array, long long* flushed) except NULL
 
 cdef class ValueModel:
     cdef ValueNet net
     cdef readonly str digest      # short sha256 of the weights file's bytes
     cdef readonly str source      # where the weights came from (a path)
+    cdef readonly long long flushed   # weights below float32's normal range, read as zero
 
 # The model's estimate of seat's share of the win from seat's view of `s`, in (0, 1); 0.5 if
 # `s` is another observer's view or seat is not in the game.

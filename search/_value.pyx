@@ -4,16 +4,19 @@
 # forward pass allocates nothing. The observations of every seat come from one
 # sparse_features call (engine/_features.pxd); the arithmetic is one of the kernels of
 # search/value_kernel.h (avx2+fma or portable, KERNEL below; search/kernel.py reads
-# PALAIS_KERNEL).
+# PALAIS_KERNEL). Every call from Python runs under flush-to-zero (search/fp_mode.h), as the
+# search does.
 
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
 from libc.math cimport exp
+from libc.float cimport FLT_MIN
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 import numpy as np
 
 from engine._state cimport GameState, State, MAX_P
+from search._fpmode cimport pfp_saved, pfp_enter, pfp_leave, pfp_probe, pfp_supported, pfp_name
 from engine._features cimport (
     write_features, sparse_features, merge_features, SparseFeatures, FEATURE_SIZE,
 )
@@ -120,6 +123,19 @@ cdef double dense_value_of(const ValueNet* net, const GameState* s, int seat) no
     return sigmoid(pv_tail_portable(h1, n1, net.h2, net.w2, net.b2, net.w3, net.b3))
 
 
+def floating_point_mode():
+    """What the calling thread's arithmetic does now with values below float32's normal range
+    (search/fp_mode.h's pfp_probe): bit 1 a subnormal input reads as zero, bit 2 a subnormal
+    result is flushed. 0 in Python code; 3 inside a search or an evaluation where the target
+    has the control (floating_point_control)."""
+    return pfp_probe()
+
+
+def floating_point_control():
+    """How searches and evaluations set flush-to-zero on this build ("" if they cannot)."""
+    return pfp_name().decode() if pfp_supported() else ""
+
+
 def kernel_name():
     """The kernel the forward pass runs: "avx2+fma" or "portable"."""
     return KERNEL_NAMES[KERNEL]
@@ -141,15 +157,21 @@ def set_kernel(str name):
     return previous
 
 
-cdef float* copy_floats(object array) except NULL:
-    """A malloc'd copy of a float32 numpy array's data, C order (both models' weights)."""
+cdef float* copy_floats(object array, long long* flushed) except NULL:
+    """A malloc'd copy of a float32 numpy array's data, C order (both models' weights), with
+    every value below float32's normal range made zero (search/fp_mode.h says why); adds how
+    many were to *flushed."""
     cdef const float[::1] flat = np.ascontiguousarray(array, dtype=np.float32).reshape(-1)
-    cdef Py_ssize_t n = flat.shape[0]
+    cdef Py_ssize_t n = flat.shape[0], i
     cdef float* out = <float*>malloc(max(1, n) * sizeof(float))
     if out == NULL:
         raise MemoryError(f"cannot allocate {n} floats of a model's weights")
-    if n:
-        memcpy(out, &flat[0], n * sizeof(float))
+    for i in range(n):
+        if flat[i] != 0.0 and -FLT_MIN < flat[i] < FLT_MIN:
+            out[i] = 0.0
+            flushed[0] += 1
+        else:
+            out[i] = flat[i]
     return out
 
 
@@ -169,12 +191,16 @@ cdef class ValueModel:
             raise ValueError("value model weights of the wrong shapes")
         self.net.h1 = h1
         self.net.h2 = h2
-        self.net.w1 = copy_floats(w1)
-        self.net.b1 = copy_floats(b1)
-        self.net.w2 = copy_floats(w2)
-        self.net.b2 = copy_floats(b2)
-        self.net.w3 = copy_floats(w3)
+        self.flushed = 0
+        self.net.w1 = copy_floats(w1, &self.flushed)
+        self.net.b1 = copy_floats(b1, &self.flushed)
+        self.net.w2 = copy_floats(w2, &self.flushed)
+        self.net.b2 = copy_floats(b2, &self.flushed)
+        self.net.w3 = copy_floats(w3, &self.flushed)
         self.net.b3 = float(np.asarray(b3, dtype=np.float32).reshape(-1)[0])
+        if self.net.b3 != 0.0 and -FLT_MIN < self.net.b3 < FLT_MIN:
+            self.net.b3 = 0.0
+            self.flushed += 1
         self.digest = digest
         self.source = source
 
@@ -191,11 +217,25 @@ cdef class ValueModel:
 
     def value(self, state, int seat):
         """value_of for an engine State (full or a view) and a seat."""
-        return value_of(&self.net, &(<State?>state).st, seat)
+        cdef GameState* s = &(<State?>state).st
+        cdef double v
+        cdef pfp_saved fp_mode
+        with nogil:
+            fp_mode = pfp_enter()
+            v = value_of(&self.net, s, seat)
+            pfp_leave(fp_mode)
+        return v
 
     def dense_value(self, state, int seat):
         """dense_value_of: the forward pass as before the sparse features (tests)."""
-        return dense_value_of(&self.net, &(<State?>state).st, seat)
+        cdef GameState* s = &(<State?>state).st
+        cdef double v
+        cdef pfp_saved fp_mode
+        with nogil:
+            fp_mode = pfp_enter()
+            v = dense_value_of(&self.net, s, seat)
+            pfp_leave(fp_mode)
+        return v
 
     def features_value(self, float[::1] x):
         """The value of one observation vector `x` (float32, FEATURE_SIZE entries) through
@@ -204,6 +244,7 @@ cdef class ValueModel:
         cdef float base[MAX_HIDDEN]
         cdef int i, kernel = KERNEL
         cdef double v
+        cdef pfp_saved fp_mode
         if x.shape[0] != FEATURE_SIZE:
             raise ValueError(f"x holds {x.shape[0]} floats, expected {FEATURE_SIZE}")
         f = <SparseFeatures*>malloc(sizeof(SparseFeatures))
@@ -216,8 +257,11 @@ cdef class ValueModel:
                 f.shared_idx[f.n_shared] = i
                 f.shared_val[f.n_shared] = x[i]
                 f.n_shared += 1
-        shared_base(&self.net, f, base, kernel)
-        v = seat_value(&self.net, f, base, 0, kernel)
+        with nogil:
+            fp_mode = pfp_enter()
+            shared_base(&self.net, f, base, kernel)
+            v = seat_value(&self.net, f, base, 0, kernel)
+            pfp_leave(fp_mode)
         free(f)
         return v
 
@@ -225,7 +269,11 @@ cdef class ValueModel:
         """value_rewards for an engine State: one share per seat, summing to 1."""
         cdef double win[MAX_P]
         cdef GameState* s = &(<State?>state).st
-        value_rewards(&self.net, s, win)
+        cdef pfp_saved fp_mode
+        with nogil:
+            fp_mode = pfp_enter()
+            value_rewards(&self.net, s, win)
+            pfp_leave(fp_mode)
         return [win[p] for p in range(s.n_players)]
 
     def ns_per_rewards(self, state, long long repeats):
@@ -235,13 +283,16 @@ cdef class ValueModel:
         cdef long long i
         cdef double win[MAX_P]
         cdef GameState* s = &(<State?>state).st
+        cdef pfp_saved fp_mode
         if repeats < 1:
             raise ValueError("repeats must be >= 1")
         with nogil:
+            fp_mode = pfp_enter()
             clock_gettime(CLOCK_MONOTONIC, &a)
             for i in range(repeats):
                 value_rewards(&self.net, s, win)
             clock_gettime(CLOCK_MONOTONIC, &b)
+            pfp_leave(fp_mode)
         return ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec)) / repeats
 
     def ns_per_value(self, state, int seat, long long repeats):
@@ -250,11 +301,14 @@ cdef class ValueModel:
         cdef long long i
         cdef double sink = 0.0
         cdef GameState* s = &(<State?>state).st
+        cdef pfp_saved fp_mode
         if repeats < 1:
             raise ValueError("repeats must be >= 1")
         with nogil:
+            fp_mode = pfp_enter()
             clock_gettime(CLOCK_MONOTONIC, &a)
             for i in range(repeats):
                 sink += value_of(&self.net, s, seat)
             clock_gettime(CLOCK_MONOTONIC, &b)
+            pfp_leave(fp_mode)
         return ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec)) / repeats

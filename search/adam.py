@@ -7,6 +7,8 @@ import numpy as np
 
 from engine.errors import PalaisError
 
+from .weights_file import flush_subnormals
+
 BETA1, BETA2, EPS = 0.9, 0.999, 1e-8
 
 
@@ -35,7 +37,8 @@ class Adam:
         self.steps = 0
 
     def update(self, weights: dict, grads: dict) -> None:
-        """One step on every array of `weights` (changed in place), float32 kept."""
+        """One step on every array of `weights` (changed in place), float32 kept, values below
+        float32's normal range made zero."""
         self.steps += 1
         for k in weights:
             g = grads[k] + (self.weight_decay * weights[k] if k in self.decayed else 0)
@@ -43,4 +46,7 @@ class Adam:
             self.v[k] = BETA2 * self.v[k] + (1 - BETA2) * g * g
             mhat = self.m[k] / (1 - BETA1 ** self.steps)
             vhat = self.v[k] / (1 - BETA2 ** self.steps)
-            weights[k] = (weights[k] - self.learning_rate * mhat / (np.sqrt(vhat) + EPS)).astype(np.float32)
+            # the decay shrinks rarely seen inputs' weights towards zero: none may stay below
+            # float32's normal range (weights_file.flush_subnormals)
+            weights[k] = flush_subnormals(
+                (weights[k] - self.learning_rate * mhat / (np.sqrt(vhat) + EPS)).astype(np.float32))

@@ -1,6 +1,7 @@
 """A learned model's weights file, whatever the model (search/value.py, search/policy.py):
 reading a numpy .npz from untrusted bytes without executing anything, its digest, writing one
-whose bytes depend only on the arrays, and loading a file once per process and version.
+whose bytes depend only on the arrays (with no value below float32's normal range), and
+loading a file once per process and version.
 
 Each model checks the arrays' names, types and shapes itself; here only what every weights
 file shares: a zip archive, at most a given size unpacked, numpy arrays without pickles.
@@ -69,17 +70,30 @@ def npz_arrays(data: bytes, label: str, max_unpacked: int) -> dict:
     return arrays
 
 
+def flush_subnormals(array: np.ndarray) -> np.ndarray:
+    """`array` (float32) with every value below float32's normal range (0 < |x| < 1.18e-38)
+    made zero: such values put each sum that touches them on the processor's slow path
+    (search/fp_mode.h), and they weigh nothing. The trainer's steps and the writer apply it;
+    the C models flush what they load as well (search/_value.pyx, copy_floats)."""
+    array = np.asarray(array)
+    tiny = np.finfo(np.float32).tiny
+    below = (array != 0) & (np.abs(array) < tiny)
+    return np.where(below, np.float32(0), array).astype(array.dtype) if below.any() else array
+
+
 def npz_bytes(arrays: dict, names) -> bytes:
-    """A compressed .npz of arrays[name] for each of `names`, in that order, whose bytes depend
-    only on the arrays (numpy's own savez stamps the time into the archive, which would change
-    the digest of equal weights)."""
+    """A compressed .npz of arrays[name] for each of `names`, in that order, with values below
+    float32's normal range written as zero (flush_subnormals), whose bytes depend only on the
+    arrays (numpy's own savez stamps the time into the archive, which would change the digest
+    of equal weights)."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         for name in names:
             entry = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
             entry.compress_type = zipfile.ZIP_DEFLATED
             with archive.open(entry, "w") as handle:
-                np.lib.format.write_array(handle, np.ascontiguousarray(arrays[name]), allow_pickle=False)
+                np.lib.format.write_array(handle, np.ascontiguousarray(flush_subnormals(arrays[name])),
+                                          allow_pickle=False)
     return buffer.getvalue()
 
 

@@ -217,7 +217,7 @@ def test_pri_shows_the_digest_in_id_name_only_with_the_value_on(weights_file):
     s = ServerSession()
     s.send("pri")        # the default, leaf_eval=auto, uses the shipped weights: one per player count
     shipped = "/".join(load_value_model("", n).digest for n in (2, 3, 4))
-    assert shipped == f"{load_value_model('').digest}/{load_value_model('').digest}/c299897c53b8"
+    assert shipped == f"{load_value_model('').digest}/{load_value_model('').digest}/439423d8cf61"
     assert s.new_lines()[0] == f"id name palais-engine 0.1.0 value {shipped}"
     s.send("setoption name Leaf Eval value heuristic", "pri")
     assert s.new_lines()[0] == "id name palais-engine 0.1.0"
@@ -235,7 +235,7 @@ def test_the_shipped_weights_are_chosen_by_the_player_count_and_presets_keep_the
     from search.params import SHIPPED_VALUE, shipped_value_path
     four = SearchParams().for_players(4)
     assert four.leaf_eval == "value" and four.value_weights == str(shipped_value_path(4))
-    assert load_value_model(four.value_weights).digest == load_value_model("", 4).digest == "c299897c53b8"
+    assert load_value_model(four.value_weights).digest == load_value_model("", 4).digest == "439423d8cf61"
     for n in (2, 3):                    # the 2- and 3-player file, as before
         assert SearchParams().for_players(n).value_weights == ""
         assert load_value_model("", n).digest == load_value_model("").digest

@@ -1,5 +1,5 @@
 > pri
-< id name palais-engine 0.1.0 value dffe97287658/dffe97287658/c299897c53b8
+< id name palais-engine 0.1.0 value 6f474a8b4123/6f474a8b4123/439423d8cf61
 < id author the palais-engine developers
 < info string value kernel <kernel>
 < option name Algorithm type combo default ismcts var ismcts var mcts var pimc var greedy var random
