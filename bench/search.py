@@ -10,8 +10,12 @@ With --processes 2 it searches root-parallel and the rate counts every process's
 With --leaf-eval value (and --rollout-turns N >= 0, which the learned evaluation needs) it
 also prints the weights' digest, the value kernel in use (PALAIS_KERNEL=portable forces the
 portable one), the cost of one value evaluation (one seat) in ns and the cost per seat of a
-reward vector of every seat (what the search pays at a cutoff), and the row
-`value eval: <digest> <ns> ns per evaluation, <N> iterations/s` (<ns>: one seat alone).
+reward vector of every seat (what the search pays at a cutoff); per player count a row
+`value arithmetic: ...` with a reward vector's rows and multiply-adds, what they should cost
+at the kernel's nominal rate (search/kernel.py), the measured cost and their ratio, and a
+line starting `WARNING:` when the ratio is 4 or more (a slow path, such as subnormal
+weights); and the row `value eval: <digest> <ns> ns per evaluation, <N> iterations/s`
+(<ns>: one seat alone).
 With --params NAME=VALUE,... (repeatable) it measures each setting (bench/tune.py's search
 parameters, e.g. `--params preset=v27 --params selection=puct`), position by position and
 setting after setting, so a noisy machine slows them alike, and prints each setting's rates
@@ -42,6 +46,7 @@ from search.treesize import node_bytes, tree_mb
 from engine.errors import PalaisError
 from search.params import LEAF_EVALS, USES_VALUE, SearchLimits, SearchParams, parse_params
 from search.positions import BENCH_POSITIONS, midgame
+from search.kernel import NOMINAL_MADDS_PER_NS, SLOW_PATH_RATIO, arithmetic_estimate_ns
 from search.value import kernel_name, load_value_model
 
 
@@ -75,6 +80,7 @@ def main():
         print(f"value weights {model.source} ({model.digest}), hidden {model.hidden}, kernel {kernel_name()}: "
               f"{sum(costs) / len(costs):.0f} ns per evaluation of one seat, "
               f"{sum(per_seat) / len(per_seat):.0f} ns per seat in a reward vector of every seat")
+        arithmetic_guard(model)
 
     base = dict(algorithm="ismcts", hash_mb=args.hash_mb, rollout_turns=args.rollout_turns,
                 processes=args.processes, leaf_eval=args.leaf_eval, value_weights=args.value_weights)
@@ -117,6 +123,27 @@ def main():
               f"{sum(i for i, _ in every) / sum(t for _, t in every):.0f} iterations/s")
     print(f"ismcts_iter_per_s_4p={sum(i for i, _ in four) / sum(t for _, t in four):.0f} "
           f"bytes_per_node={bytes_per_node}")
+
+
+def arithmetic_guard(model) -> None:
+    """Per player count, a reward vector's measured cost beside what its arithmetic should
+    cost (search/kernel.py: multiply-adds at the kernel's nominal rate), and a warning when
+    the measured is SLOW_PATH_RATIO times the estimate or more (subnormal weights, a kernel
+    on a slow path: a ratio between two builds cannot see what both share)."""
+    for n in sorted({n for n, _, _ in BENCH_POSITIONS}):
+        states = [midgame(n, seed, round_) for m, seed, round_ in BENCH_POSITIONS if m == n]
+        work = [model.work(state) for state in states]
+        rows = sum(w["rows"] for w in work) / len(work)
+        madds = sum(w["madds"] for w in work) / len(work)
+        measured = sum(model.ns_per_rewards(state, 20_000) for state in states) / len(states)
+        estimate = arithmetic_estimate_ns(madds)
+        ratio = measured / estimate
+        print(f"value arithmetic: {n} players: {rows:.0f} rows, {madds:.0f} multiply-adds per reward "
+              f"vector; estimate {estimate:.0f} ns at {NOMINAL_MADDS_PER_NS[kernel_name()]:.0f} "
+              f"multiply-adds/ns ({kernel_name()}), measured {measured:.0f} ns: {ratio:.2f}x the estimate")
+        if ratio >= SLOW_PATH_RATIO:
+            print(f"WARNING: a {n}-player value evaluation costs {ratio:.1f} times what its arithmetic "
+                  f"should: something puts it on a slow path (subnormal weights? search/fp_mode.h)")
 
 
 FILL_CHUNK = 1024

@@ -276,6 +276,31 @@ cdef class ValueModel:
             pfp_leave(fp_mode)
         return [win[p] for p in range(s.n_players)]
 
+    def work(self, state):
+        """The arithmetic of one value_rewards on `state` under the kernel in use, for the
+        bench's estimate of what it should cost: {"rows": first-layer rows added, "madds":
+        multiply-adds, the second layer counted dense (ReLU only skips units), "seats"}.
+        avx2 adds the shared rows once and each seat's own rows; portable adds every seat's
+        merged list (the shared rows once per seat)."""
+        cdef SparseFeatures* f = <SparseFeatures*>malloc(sizeof(SparseFeatures))
+        cdef GameState* s = &(<State?>state).st
+        cdef long long rows = 0
+        cdef int p, seats = 0
+        if f == NULL:
+            raise MemoryError()
+        if sparse_features(s, -1, f) > 0:
+            if KERNEL == KERNEL_AVX2:
+                rows = f.n_shared
+            for p in range(s.n_players):
+                if f.seats[p]:
+                    seats += 1
+                    rows += f.n_own[p] + (f.n_shared if KERNEL != KERNEL_AVX2 else 0)
+        free(f)
+        if seats == 0:
+            rows = 0
+        return {"rows": rows, "seats": seats,
+                "madds": rows * self.net.h1 + seats * (self.net.h1 * self.net.h2 + self.net.h2)}
+
     def ns_per_rewards(self, state, long long repeats):
         """Mean wall time of one value_rewards (every seat) on `state` over `repeats` calls,
         in ns (bench)."""

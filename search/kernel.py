@@ -11,6 +11,13 @@ best one available is chosen; the environment variable PALAIS_KERNEL overrides i
 
 Any other value is an error (PalaisError, one line) when a value search starts or the kernel
 is asked for; `palais --version` and the engine's handshake report the kernel in use.
+
+What a kernel's arithmetic should cost (arithmetic_estimate_ns): its multiply-adds at a
+nominal rate, one vector of fused multiply-adds a cycle at 2 GHz (avx2+fma: 8 lanes, 16 a
+ns) or one SSE multiply and one add a cycle (portable: 4 lanes, 8 a ns). bench/search.py
+prints it beside the measured cost and warns when the measured is several times more: both
+builds of a comparison can be on the same slow path (issue 36: subnormal weights, 20 times
+the estimate), a ratio between them cannot tell.
 """
 
 from __future__ import annotations
@@ -56,3 +63,12 @@ def kernel_report() -> str:
         return f"value kernel: {kernel_name()}"
     except PalaisError as exc:
         return f"value kernel: error: {exc}"
+
+
+NOMINAL_MADDS_PER_NS = {"avx2+fma": 16.0, "portable": 8.0}
+SLOW_PATH_RATIO = 4.0           # measured / estimate at or past which bench/search.py warns
+
+
+def arithmetic_estimate_ns(madds: int, kernel: str | None = None) -> float:
+    """What `madds` multiply-adds should take on `kernel` (default: the kernel in use), in ns."""
+    return madds / NOMINAL_MADDS_PER_NS[kernel or kernel_name()]

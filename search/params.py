@@ -28,9 +28,11 @@ USES_PRIORS = ("puct", "gumbel")
 LEAF_EVALS = ("auto", "heuristic", "value")
 STATIC_EVALS = ("playout", "v26")         # search/_policy.pyx STATIC_EVALS, the same order
 # The shipped value weights (search/data/, docs/train.md): value_weights "" means the file for
-# the game's player count. value.npz (dffe97287658) for 2 and 3 players; value-4p.npz
-# (c299897c53b8), fitted on self-play of the PUCT engine, for 4: there it leaves a fifth of the
+# the game's player count. value.npz (6f474a8b4123) for 2 and 3 players; value-4p.npz
+# (439423d8cf61), fitted on self-play of the PUCT engine, for 4: there it leaves a fifth of the
 # gold unspent and takes more first places, but it lost at 2 and 3 players (docs/train.md).
+# They are the weights trained as dffe97287658 and c299897c53b8 with their subnormal values
+# written as zero (docs/search.md, "Subnormals").
 SHIPPED_DATA = Path(__file__).resolve().parent / "data"
 SHIPPED_VALUE = SHIPPED_DATA / "value.npz"
 SHIPPED_VALUE_BY_PLAYERS = {4: SHIPPED_DATA / "value-4p.npz"}

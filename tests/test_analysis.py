@@ -38,6 +38,7 @@ def assert_legal_line(state, actions):
     return after
 
 
+@pytest.mark.slow
 def test_a_seat_far_behind_gets_three_distinct_turns_and_the_same_first_one_under_any_seed():
     state = behind_position()
     seat = state.to_move

@@ -157,3 +157,46 @@ def test_the_engine_says_once_that_a_files_values_were_flushed(tmp_path):
                      f"{flushed} values below float32's normal range read as zero"]
     s.send("setoption name Value Weights value <empty>", f"setoption name Value Weights value {raw}")
     assert not [line for line in s.new_lines() if "normal range" in line]   # once per file
+
+
+class _SlowModel:
+    """A value model whose reward vector is measured at `factor` times its arithmetic."""
+
+    def __init__(self, model, factor):
+        self.model, self.factor = model, factor
+
+    def work(self, state):
+        return self.model.work(state)
+
+    def ns_per_rewards(self, state, repeats):
+        from search.kernel import arithmetic_estimate_ns
+        return self.factor * arithmetic_estimate_ns(self.work(state)["madds"])
+
+
+@pytest.mark.parametrize("factor,warned", [(1.0, False), (3.9, False), (4.0, True), (20.0, True)])
+def test_the_bench_warns_when_an_evaluation_costs_several_times_its_arithmetic(capsys, factor, warned):
+    from helpers import bench_script
+    bench_script("search").arithmetic_guard(_SlowModel(load_value_model(""), factor))
+    lines = capsys.readouterr().out.splitlines()
+    rows = [line for line in lines if line.startswith("value arithmetic: ")]
+    assert [row.split(":")[1].strip() for row in rows] == ["2 players", "3 players", "4 players"]
+    assert all(f"{factor:.2f}x the estimate" in row for row in rows)
+    assert any(line.startswith("WARNING: ") for line in lines) == warned
+
+
+def test_the_arithmetic_of_a_reward_vector_follows_the_kernel_and_the_shape():
+    state = a_position(4)
+    model = load_value_model("", 4)
+    h1, h2 = model.hidden
+    previous = _value.set_kernel("portable")
+    try:
+        portable = model.work(state)
+        if "avx2+fma" in _value.available_kernels():
+            _value.set_kernel("avx2+fma")
+            avx2 = model.work(state)
+            assert avx2["rows"] < portable["rows"]          # the shared rows once, not per seat
+    finally:
+        _value.set_kernel(previous)
+    assert portable["seats"] == 4
+    assert portable["madds"] == portable["rows"] * h1 + 4 * (h1 * h2 + h2)
+    assert model.work(state.view(0))["seats"] == 1

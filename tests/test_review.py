@@ -138,6 +138,7 @@ def test_the_hint_the_pri_hint_and_the_review_agree_on_the_best_turn():
         assert f"win {hint.win:.0%}" in first
 
 
+@pytest.mark.slow
 def test_the_analysis_does_not_depend_on_the_number_of_processes():
     rec, start = read_game(str(GAMES[1]), None)
     from play.analyse import analyse_game

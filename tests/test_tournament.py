@@ -354,6 +354,7 @@ def test_an_out_folder_that_cannot_be_made_is_one_error_line(tmp_path):
     assert (tmp_path / "a-file").read_text() == "not a folder"
 
 
+@pytest.mark.slow
 def test_the_sent_log_holds_every_line_in_the_order_sent():
     seats = [spec(f'name=r{q} cmd="{PY} -m tournament.testing_engines --mode random --seed {q}"')
              for q in range(2)]

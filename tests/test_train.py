@@ -24,6 +24,7 @@ def tiny_run(folder, games=4, epochs=3, seed=4):
     return fit(x, y, g, FitOptions(hidden=(8, 4), epochs=epochs, batch=8, seed=seed))
 
 
+@pytest.mark.slow
 def test_a_tiny_run_is_reproducible_under_its_seed(tmp_path):
     first, curve = tiny_run(tmp_path / "a")
     second, again = tiny_run(tmp_path / "b")
@@ -134,6 +135,7 @@ def two_runs(folder, games=(12, 3)):
     return [RunFolder.existing(folder / "p2"), RunFolder.existing(folder / "p3")]
 
 
+@pytest.mark.slow
 def test_one_fit_on_several_runs_is_reproducible_and_holds_out_each_runs_games(tmp_path):
     runs = two_runs(tmp_path)
     assert [run.options for run in runs] == [TINY, TINY_3P]

@@ -27,6 +27,7 @@ def summary(run):
     return run.stdout.splitlines()[-1]
 
 
+@pytest.mark.slow
 def test_a_stopped_run_resumes_from_its_record_and_ends_as_an_unbroken_run(tmp_path):
     record = tmp_path / "games.jsonl"
     summary(tune("--games", "2", "--record", str(record)))
@@ -69,6 +70,7 @@ def test_a_damaged_line_inside_the_record_is_an_error_not_a_lost_game(tmp_path):
     assert damaged.returncode == 2 and "line 2: not a recorded game" in damaged.stderr
 
 
+@pytest.mark.slow
 def test_a_count_or_budget_below_one_is_a_usage_error_not_a_traceback():
     for args, message in [(["--games", "0"], "--games must be at least 1"),
                           (["--workers", "0"], "--workers must be at least 1"),

@@ -161,6 +161,7 @@ def test_nothing_seat_2_receives_holds_seat_1s_key_cards_or_the_secret(client):
     assert f'[Commitment "{start["commitment"]}"]' in record
 
 
+@pytest.mark.slow
 def test_a_finished_game_reveals_the_secret_that_opens_the_commitment(client):
     start = new_game(client, [{"kind": "engine", "name": "random"}, {"kind": "engine", "name": "random"}],
                      seed=9, budget_ms=50)
@@ -187,6 +188,7 @@ def test_a_finished_game_reveals_the_secret_that_opens_the_commitment(client):
 
 # ---- a game's whole life ------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_resigned_seat_is_played_by_greedy_to_the_end_and_can_no_longer_act(client):
     start = new_game(client, [{"kind": "human"}, {"kind": "human"}])
     game = start["game"]

@@ -652,6 +652,7 @@ def test_an_answer_is_older_than_the_engine_moves_pushed_after_it(client):
     assert after["version"] > view["version"] and after["ply"] > view["ply"]
 
 
+@pytest.mark.slow
 def test_an_in_process_engine_reports_its_thinking(client):
     # The engine starts thinking as the game is created, before the socket connects, and
     # infos come at most every INFO_INTERVAL_S: a budget of several intervals leaves some to see.
