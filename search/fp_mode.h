@@ -86,7 +86,7 @@ static inline const char* pfp_name(void) { return PFP_NAME; }
 
 /* Bit 1: a subnormal input reads as zero (DAZ); bit 2: a subnormal result is flushed (FTZ).
  * The results are looked at as bits, since a comparison with zero obeys DAZ itself. */
-static int pfp_probe(void)
+static inline int pfp_probe(void)
 {
     volatile float subnormal = 1e-39f, one = 1.0f, least_normal = 1.5e-38f, half = 0.5f;
     float in = subnormal * one, out = least_normal * half;
