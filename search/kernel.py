@@ -58,11 +58,14 @@ def kernel_name() -> str:
 
 
 def kernel_report() -> str:
-    """One line for --version: the kernel in use, or why PALAIS_KERNEL is refused."""
+    """Two lines for --version: the kernel in use, or why PALAIS_KERNEL is refused; and how
+    searches set flush-to-zero on this build (search/fp_mode.h), or that they cannot."""
+    control = _value.floating_point_control() or "none on this target (subnormals stay slow)"
     try:
-        return f"value kernel: {kernel_name()}"
+        kernel = f"value kernel: {kernel_name()}"
     except PalaisError as exc:
-        return f"value kernel: error: {exc}"
+        kernel = f"value kernel: error: {exc}"
+    return f"{kernel}\nflush-to-zero: {control}"
 
 
 NOMINAL_MADDS_PER_NS = {"avx2+fma": 16.0, "portable": 8.0}

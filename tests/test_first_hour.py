@@ -24,11 +24,14 @@ VERSION = importlib.metadata.version("palais-engine")
                                                    (palais_engine, "palais-engine", True),
                                                    (palais_tournament, "palais-tournament", False)])
 def test_every_command_prints_the_installed_version(command, prog, kernel):
+    from search._value import floating_point_control
     from search.value import kernel_name
     result = CliRunner().invoke(command, ["--version"])
     assert result.exit_code == 0, result.output
-    # palais and palais-engine also say which value kernel runs (search/kernel.py)
-    assert result.output == f"{prog} {VERSION}\n" + (f"value kernel: {kernel_name()}\n" if kernel else "")
+    # palais and palais-engine also say which value kernel runs and how searches flush
+    # subnormals to zero (search/kernel.py, search/fp_mode.h)
+    details = f"value kernel: {kernel_name()}\nflush-to-zero: {floating_point_control()}\n"
+    assert result.output == f"{prog} {VERSION}\n" + (details if kernel else "")
 
 
 # ---- palais random-game: a summary first, the tokens on request ----------------------------
