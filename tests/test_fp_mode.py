@@ -200,3 +200,27 @@ def test_the_arithmetic_of_a_reward_vector_follows_the_kernel_and_the_shape():
     assert portable["seats"] == 4
     assert portable["madds"] == portable["rows"] * h1 + 4 * (h1 * h2 + h2)
     assert model.work(state.view(0))["seats"] == 1
+
+
+def test_the_waits_bench_refuses_counts_below_one(capsys, monkeypatch):
+    import sys
+    from helpers import bench_script
+    for flag in ("--positions", "--processes"):
+        monkeypatch.setattr(sys, "argv", ["user_waits.py", flag, "0"])
+        with pytest.raises(SystemExit) as exit_:
+            bench_script("user_waits").main()
+        assert exit_.value.code == 2 and "must be at least 1" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_the_waits_bench_prints_each_wait_and_its_last_line(capsys, monkeypatch):
+    import re
+    import sys
+    from helpers import bench_script
+    monkeypatch.setattr(sys, "argv", ["user_waits.py", "--positions", "1", "--processes", "1", "--skip-analyse"])
+    bench_script("user_waits").main()
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("record ") and "3 players" in lines[0]
+    assert sum(line.startswith("hint at round ") for line in lines) == 1
+    assert sum(line.startswith("analysis board step at round ") for line in lines) == 1
+    assert re.fullmatch(r"hint_s=[\d.]+ board_step_s=[\d.]+ review_s=[\d.]+ review_cpu_s=[\d.]+", lines[-1])
