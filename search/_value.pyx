@@ -123,6 +123,15 @@ cdef double dense_value_of(const ValueNet* net, const GameState* s, int seat) no
     return sigmoid(pv_tail_portable(h1, n1, net.h2, net.w2, net.b2, net.w3, net.b3))
 
 
+cdef double flushed_value(const ValueNet* net, const GameState* s, int seat, bint dense) noexcept nogil:
+    """value_of (dense: dense_value_of) under flush-to-zero, the mode restored after: what
+    ValueModel's calls from Python run (search/fp_mode.h)."""
+    cdef pfp_saved fp_mode = pfp_enter()
+    cdef double v = dense_value_of(net, s, seat) if dense else value_of(net, s, seat)
+    pfp_leave(fp_mode)
+    return v
+
+
 def floating_point_mode():
     """What the calling thread's arithmetic does now with values below float32's normal range
     (search/fp_mode.h's pfp_probe): bit 1 a subnormal input reads as zero, bit 2 a subnormal
@@ -217,25 +226,11 @@ cdef class ValueModel:
 
     def value(self, state, int seat):
         """value_of for an engine State (full or a view) and a seat."""
-        cdef GameState* s = &(<State?>state).st
-        cdef double v
-        cdef pfp_saved fp_mode
-        with nogil:
-            fp_mode = pfp_enter()
-            v = value_of(&self.net, s, seat)
-            pfp_leave(fp_mode)
-        return v
+        return flushed_value(&self.net, &(<State?>state).st, seat, 0)
 
     def dense_value(self, state, int seat):
         """dense_value_of: the forward pass as before the sparse features (tests)."""
-        cdef GameState* s = &(<State?>state).st
-        cdef double v
-        cdef pfp_saved fp_mode
-        with nogil:
-            fp_mode = pfp_enter()
-            v = dense_value_of(&self.net, s, seat)
-            pfp_leave(fp_mode)
-        return v
+        return flushed_value(&self.net, &(<State?>state).st, seat, 1)
 
     def features_value(self, float[::1] x):
         """The value of one observation vector `x` (float32, FEATURE_SIZE entries) through
