@@ -358,4 +358,4 @@ def test_the_levels_are_the_measured_ones_docs_web_md_gives():
         budget = f"{level.budget_ms} ms" if level.budget_ms < 1000 else f"{level.budget_ms // 1000} s"
         assert f"`{level.player}`" in row and f"| {budget} |" in row, row
     assert [level.id for level in LEVELS if level.default] == ["club"]
-    assert "22 games" in table
+    assert "620 games" in table
