@@ -121,16 +121,23 @@ def test_the_trainer_step_leaves_no_subnormal():
 
 @pytest.mark.skipif(not _value.floating_point_control(), reason="no flush-to-zero control on this target")
 @pytest.mark.parametrize("n_players", [2, 4])
-def test_the_search_runs_with_flush_to_zero_and_restores_the_mode(n_players):
-    assert _value.floating_point_mode() == 0               # Python runs in the default mode
-    params = SearchParams(seed=3, hash_mb=1, leaf_eval="value", rollout_turns=2)
-    tree = new_tree(params, True, 3, n_players)
-    state = a_position(n_players)
-    assert tree.fp_mode_in_run == 0                        # no run yet
-    tree.set_root(state.view(state.to_move), state.to_move)
-    assert tree.run(40, 0.0, 0) == 40
-    assert tree.fp_mode_in_run == FLUSH_AND_DENORMALS_ZERO
-    assert _value.floating_point_mode() == 0               # and restored after it
+@pytest.mark.parametrize("kernel", _value.KERNEL_NAMES)
+def test_the_search_runs_with_flush_to_zero_and_restores_the_mode(n_players, kernel):
+    if kernel not in _value.available_kernels():
+        pytest.skip(f"the {kernel} kernel is not available on this build or processor")
+    previous = _value.set_kernel(kernel)
+    try:
+        assert _value.floating_point_mode() == 0           # Python runs in the default mode
+        params = SearchParams(seed=3, hash_mb=1, leaf_eval="value", rollout_turns=2)
+        tree = new_tree(params, True, 3, n_players)
+        state = a_position(n_players)
+        assert tree.fp_mode_in_run == 0                    # no run yet
+        tree.set_root(state.view(state.to_move), state.to_move)
+        assert tree.run(40, 0.0, 0) == 40
+        assert tree.fp_mode_in_run == FLUSH_AND_DENORMALS_ZERO
+        assert _value.floating_point_mode() == 0           # and restored after it
+    finally:
+        _value.set_kernel(previous)
 
 
 @pytest.mark.skipif(not _value.floating_point_control(), reason="no flush-to-zero control on this target")
