@@ -26,20 +26,26 @@
 
 #include <string.h>
 
+#if defined(_MSC_VER) && !defined(__cplusplus)
+#define PFP_INLINE __inline                 /* MSVC's C compiler spells it so */
+#else
+#define PFP_INLINE inline
+#endif
+
 #if defined(__x86_64__) || defined(_M_X64) || defined(__SSE__) || (defined(_M_IX86_FP) && _M_IX86_FP >= 1)
 #include <xmmintrin.h>
 #define PFP_SUPPORTED 1
 #define PFP_NAME "x86 MXCSR FTZ+DAZ"
 typedef unsigned long long pfp_saved;
 #define PFP_MXCSR_BITS 0x8040u            /* FTZ (1 << 15) | DAZ (1 << 6) */
-static inline pfp_saved pfp_enter(void)
+static PFP_INLINE pfp_saved pfp_enter(void)
 {
     unsigned int old = _mm_getcsr();
     if ((old & PFP_MXCSR_BITS) != PFP_MXCSR_BITS)
         _mm_setcsr(old | PFP_MXCSR_BITS);
     return (pfp_saved)old;
 }
-static inline void pfp_leave(pfp_saved old)
+static PFP_INLINE void pfp_leave(pfp_saved old)
 {
     if ((unsigned int)old != _mm_getcsr())
         _mm_setcsr((unsigned int)old);
@@ -50,24 +56,24 @@ static inline void pfp_leave(pfp_saved old)
 #define PFP_NAME "aarch64 FPCR.FZ"
 typedef unsigned long long pfp_saved;
 #define PFP_FPCR_FZ (1ull << 24)
-static inline pfp_saved pfp_read_fpcr(void)
+static PFP_INLINE pfp_saved pfp_read_fpcr(void)
 {
     unsigned long long r;
     __asm__ __volatile__("mrs %0, fpcr" : "=r"(r));
     return r;
 }
-static inline void pfp_write_fpcr(pfp_saved r)
+static PFP_INLINE void pfp_write_fpcr(pfp_saved r)
 {
     __asm__ __volatile__("msr fpcr, %0" : : "r"(r));
 }
-static inline pfp_saved pfp_enter(void)
+static PFP_INLINE pfp_saved pfp_enter(void)
 {
     pfp_saved old = pfp_read_fpcr();
     if (!(old & PFP_FPCR_FZ))
         pfp_write_fpcr(old | PFP_FPCR_FZ);
     return old;
 }
-static inline void pfp_leave(pfp_saved old)
+static PFP_INLINE void pfp_leave(pfp_saved old)
 {
     if (old != pfp_read_fpcr())
         pfp_write_fpcr(old);
@@ -77,16 +83,16 @@ static inline void pfp_leave(pfp_saved old)
 #define PFP_SUPPORTED 0
 #define PFP_NAME "unchanged (no flush-to-zero control for this target)"
 typedef unsigned long long pfp_saved;
-static inline pfp_saved pfp_enter(void) { return 0; }
-static inline void pfp_leave(pfp_saved old) { (void)old; }
+static PFP_INLINE pfp_saved pfp_enter(void) { return 0; }
+static PFP_INLINE void pfp_leave(pfp_saved old) { (void)old; }
 #endif
 
-static inline int pfp_supported(void) { return PFP_SUPPORTED; }
-static inline const char* pfp_name(void) { return PFP_NAME; }
+static PFP_INLINE int pfp_supported(void) { return PFP_SUPPORTED; }
+static PFP_INLINE const char* pfp_name(void) { return PFP_NAME; }
 
 /* Bit 1: a subnormal input reads as zero (DAZ); bit 2: a subnormal result is flushed (FTZ).
  * The results are looked at as bits, since a comparison with zero obeys DAZ itself. */
-static inline int pfp_probe(void)
+static PFP_INLINE int pfp_probe(void)
 {
     volatile float subnormal = 1e-39f, one = 1.0f, least_normal = 1.5e-38f, half = 0.5f;
     float in = subnormal * one, out = least_normal * half;
