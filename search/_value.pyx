@@ -166,6 +166,11 @@ def set_kernel(str name):
     return previous
 
 
+cdef inline bint subnormal(float x) noexcept nogil:
+    """x is below float32's normal range but not zero (search/fp_mode.h)."""
+    return x != 0.0 and -FLT_MIN < x < FLT_MIN
+
+
 cdef float* copy_floats(object array, long long* flushed) except NULL:
     """A malloc'd copy of a float32 numpy array's data, C order (both models' weights), with
     every value below float32's normal range made zero (search/fp_mode.h says why); adds how
@@ -176,7 +181,7 @@ cdef float* copy_floats(object array, long long* flushed) except NULL:
     if out == NULL:
         raise MemoryError(f"cannot allocate {n} floats of a model's weights")
     for i in range(n):
-        if flat[i] != 0.0 and -FLT_MIN < flat[i] < FLT_MIN:
+        if subnormal(flat[i]):
             out[i] = 0.0
             flushed[0] += 1
         else:
@@ -207,7 +212,7 @@ cdef class ValueModel:
         self.net.b2 = copy_floats(b2, &self.flushed)
         self.net.w3 = copy_floats(w3, &self.flushed)
         self.net.b3 = float(np.asarray(b3, dtype=np.float32).reshape(-1)[0])
-        if self.net.b3 != 0.0 and -FLT_MIN < self.net.b3 < FLT_MIN:
+        if subnormal(self.net.b3):
             self.net.b3 = 0.0
             self.flushed += 1
         self.digest = digest
