@@ -51,11 +51,11 @@ def play(seats, seed: int, path: Path) -> None:
     command = [sys.executable, "-m", "play.cli", "play"]
     for seat in seats:
         command += ["--seat", seat]
-    command += ["--seed", str(seed), "--secret", SECRET, "--engine-iterations", str(ENGINE_ITERATIONS),
+    command += ["--seed", str(seed), "--secret-file", "-", "--engine-iterations", str(ENGINE_ITERATIONS),
                 "--save", str(path)]
     env = dict(os.environ, PALAIS_KERNEL="portable",
                PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
-    done = subprocess.run(command, env=env, cwd=ROOT, stdin=subprocess.DEVNULL, capture_output=True, text=True)
+    done = subprocess.run(command, env=env, cwd=ROOT, input=SECRET + "\n", capture_output=True, text=True)
     if done.returncode != 0 or not path.exists():
         raise SystemExit(f"Error: {' '.join(command)} failed: {done.stderr.strip()[-500:]}")
 

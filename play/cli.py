@@ -19,6 +19,7 @@ from engine.cli import main as rules_commands
 from engine.errors import PalaisError
 from engine.options import OPTIONS, RuleOptions
 from jobs.backends import backend_options, check_backend
+from protocol.sandbox_options import announce, sandbox_options
 from search.algorithms import VIEW_ALGORITHMS
 from search.kernel import kernel_name, kernel_report
 
@@ -35,6 +36,14 @@ for _name, _command in rules_commands.commands.items():
 def _components(path):
     from engine.components import default_components, load_components
     return load_components(path) if path else default_components()
+
+
+def read_secret(path: str) -> bytes:
+    """The draw secret from a file, or from the first line of standard input for "-"."""
+    from common.files import read_text_file
+    from engine.chance import secret_from_hex
+    text = sys.stdin.readline() if path == "-" else read_text_file(path, "secret file")
+    return secret_from_hex(text, "standard input" if path == "-" else path)
 
 
 def _rule_options(items) -> RuleOptions:
@@ -64,10 +73,13 @@ def _limits(time_s, iterations, default_iterations):
 @click.option("--seed", "-s", type=click.IntRange(0, 2 ** 63 - 1), default=None,
               help="Seeds the deal (tiles and layout) and the engines. Default: a new one each "
                    "game, printed at the start and kept in a saved game.")
-@click.option("--secret", "secret_hex", metavar="HEX",
-              help="The draw secret (32 to 128 hex digits) that keys the card draws: the same "
-                   "--seed and --secret draw the same cards. Default: a fresh one each game; "
-                   "no engine seat is told it.")
+@click.option("--secret-file", "secret_file", metavar="FILE",
+              help="A file holding the draw secret (32 to 128 hex digits) that keys the card "
+                   "draws, or - to read it from standard input: the same --seed and secret "
+                   "draw the same cards. Default: a fresh one each game; no engine seat is "
+                   "told it, and sandboxed engines cannot read the file.")
+@click.option("--secret", "secret_hex", metavar="HEX", hidden=True,
+              help="Refused: a secret on the command line is visible to every process.")
 @click.option("--first-game", is_flag=True, help="Use the first-game room layout.")
 @click.option("--rule", "rules", multiple=True, metavar="NAME=VALUE",
               help="A rule option, repeatable: " + ", ".join(spec.usage() for spec in OPTIONS) + ".")
@@ -83,13 +95,13 @@ def _limits(time_s, iterations, default_iterations):
 @click.option("--hint-iterations", type=click.IntRange(1), help="Iterations per hint [20000].")
 @click.option("--color/--no-color", default=None, help="Colours on or off (default: on a terminal, "
                                                         "unless NO_COLOR is set).")
+@sandbox_options
 @click.option("--compact/--full-board", default=None,
               help="The compact board (at most 24 lines) or the full one (default: the full "
                    "one unless the terminal is too short for it).")
-def play(players, seat_specs, seed, secret_hex, first_game, rules, components_path, load_path,
-         autosave, engine_time, engine_iterations, hint_time, hint_iterations, color, compact):
+def play(players, seat_specs, seed, secret_file, secret_hex, first_game, rules, components_path, load_path,
+         autosave, engine_time, engine_iterations, hint_time, hint_iterations, color, sandbox, compact):
     """Play a game in the terminal: any mix of people and engines."""
-    from engine.chance import secret_from_hex
 
     from .game import PlayGame
     from .seats import open_seat, parse_seat
@@ -98,9 +110,13 @@ def play(players, seat_specs, seed, secret_hex, first_game, rules, components_pa
     try:
         components = _components(components_path)
         specs = [parse_seat(s) for s in seat_specs]
-        secret = None if secret_hex is None else secret_from_hex(secret_hex, "--secret")
+        if secret_hex is not None:
+            raise PalaisError("--secret HEX is no longer taken: a secret on a command line can be "
+                              "read by every process of the machine. Put it in a file and give "
+                              "--secret-file FILE, or pipe it in with --secret-file -")
+        secret = None if secret_file is None else read_secret(secret_file)
         if load_path and secret is not None:
-            raise PalaisError("--secret starts a new game; a loaded game keeps its own")
+            raise PalaisError("--secret-file starts a new game; a loaded game keeps its own")
         if load_path:
             game = PlayGame.load(load_path, components=components)
             players = game.n_players
@@ -117,8 +133,11 @@ def play(players, seat_specs, seed, secret_hex, first_game, rules, components_pa
             game.names = names
         engine_limits = _limits(engine_time, engine_iterations, DEFAULT_ITERATIONS)
         hint_limits = _limits(hint_time, hint_iterations, DEFAULT_ITERATIONS)
+        if any(spec.kind == "cmd" for spec in specs):
+            announce(sandbox)
+        sandbox = sandbox.hiding(*[p for p in (secret_file, load_path, autosave) if p and p != "-"])
         for q, spec in enumerate(specs):
-            seats.append(open_seat(spec, engine_limits, seed * 10 + q))
+            seats.append(open_seat(spec, engine_limits, seed * 10 + q, sandbox))
         kernel_name()                 # an unusable PALAIS_KERNEL: one line now, not mid-game
     except PalaisError as exc:
         for s in seats:

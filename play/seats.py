@@ -17,7 +17,9 @@ from dataclasses import dataclass
 from common.numbers import natural
 from engine.errors import NotationError, PalaisError
 from engine.notation import token_to_action, turn_to_text
-from protocol.client import SAFETY_TIMEOUT_S, ClientError, EngineClient
+from protocol.client import SAFETY_TIMEOUT_S, ClientError
+from protocol.launch import open_engine
+from protocol.sandbox import SandboxPolicy
 from protocol.commands import Go, PositionStart
 from protocol.referee import start_position
 from search.algorithms import VIEW_ALGORITHMS
@@ -117,25 +119,15 @@ class PriSeat:
     handshake wait up to `safety_timeout` seconds. close() ends the process and all it started."""
 
     def __init__(self, cmd: tuple, limits: SearchLimits, safety_timeout: float = SAFETY_TIMEOUT_S,
-                 options: tuple = (), overrun_s: float = OVERRUN_S):
+                 options: tuple = (), overrun_s: float = OVERRUN_S, sandbox: SandboxPolicy | None = None):
         self.cmd = cmd
         self.limits = limits
         self.safety_timeout = safety_timeout
         self.overrun_s = overrun_s
-        self.client = EngineClient(cmd, read_timeout=safety_timeout)
-        try:
-            self.client.start()
-            self.client.handshake()
-            for name, value in options:
-                self.client.set_option(name, value)
-            self.client.new_game()
-            self.client.is_ready()
+        try:                               # open_engine ends the process on any failure
+            self.client = open_engine(cmd, options, sandbox=sandbox, read_timeout=safety_timeout)
         except (ClientError, OSError) as exc:
-            self.client.close()
             raise EngineFailed(f"engine {' '.join(cmd)!r} did not start: {exc}") from None
-        except BaseException:              # Ctrl+C while it starts: end it all the same
-            self.client.close()
-            raise
 
     def _go(self) -> tuple[Go, float]:
         if self.limits.time_ms:
@@ -176,10 +168,11 @@ class PriSeat:
         self.client.close()
 
 
-def open_seat(spec: SeatSpec, limits: SearchLimits, seed: int):
-    """The player object for an engine seat (None for a human seat)."""
+def open_seat(spec: SeatSpec, limits: SearchLimits, seed: int, sandbox: SandboxPolicy | None = None):
+    """The player object for an engine seat (None for a human seat); a PRI engine starts in
+    the sandbox `sandbox` asks for (protocol/sandbox.py)."""
     if spec.kind == "human":
         return None
     if spec.kind == "cmd":
-        return PriSeat(spec.cmd, limits, options=spec.options)
+        return PriSeat(spec.cmd, limits, options=spec.options, sandbox=sandbox)
     return InProcessSeat(spec.kind, limits, seed, spec.params)

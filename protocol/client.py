@@ -36,6 +36,7 @@ from engine.errors import PalaisError
 
 from .commands import Go, IsReady, NewGame, PositionStart, PositionString, Pri, Quit, SetOption
 from .parser import format_command
+from .sandbox import Confinement, SandboxPolicy, SandboxUnavailable, is_confined, trusted_environment
 
 
 class ClientError(PalaisError):
@@ -189,10 +190,16 @@ class SearchAnswer:
 
 
 class EngineClient:
-    def __init__(self, command, read_timeout: float = 10.0, stderr=subprocess.DEVNULL):
+    """`sandbox`: the policy the process starts under (protocol/sandbox.py); None or mode
+    "off" trusts it (it still gets no variable that looks like a secret)."""
+
+    def __init__(self, command, read_timeout: float = 10.0, stderr=subprocess.DEVNULL,
+                 sandbox: SandboxPolicy | None = None):
         self.command = list(command)
         self.read_timeout = read_timeout
         self._stderr = stderr
+        self.sandbox = sandbox
+        self.confinement = None            # the sandbox in force, once started confined
         self.process = None
         self._lines = queue.Queue()
         self.info = EngineInfo()
@@ -200,11 +207,16 @@ class EngineClient:
 
     # ------------------------------------------------------------------ process
     def start(self) -> "EngineClient":
+        argv, env = self.command, trusted_environment()
         try:
             with deferred_signals():       # a signal acts once the process is ours to close
-                self.process = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                                stderr=self._stderr, start_new_session=_GROUPS)
-        except OSError as exc:
+                if is_confined(self.sandbox):
+                    self.confinement = Confinement(self.sandbox, self.command)
+                    argv, env = self.confinement.argv, self.confinement.env
+                self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                                stderr=self._stderr, start_new_session=_GROUPS, env=env)
+        except (OSError, SandboxUnavailable) as exc:
+            self._release()
             raise EngineDied(f"cannot start {' '.join(self.command)}: {exc}") from None
         threading.Thread(target=self._pump, daemon=True).start()
         return self
@@ -256,16 +268,28 @@ class EngineClient:
         try:
             line = self._lines.get(timeout=self.read_timeout if timeout is None else timeout)
         except queue.Empty:
-            raise EngineTimeout(f"no answer within {self.read_timeout if timeout is None else timeout:.1f} s") from None
+            raise EngineTimeout(self._why(f"no answer within {self.read_timeout if timeout is None else timeout:.1f} s")) from None
         if line is None:
             self._lines.put(None)
             self._wait_for_exit(5.0)
-            raise EngineDied(f"the engine exited (code {self.exit_code()})")
+            raise EngineDied(self._why(f"the engine exited (code {self.exit_code()})"))
         if isinstance(line, _Garbage):
             self.transcript.append(("<", line.text))
             raise InvalidOutput(line.why)
         self.transcript.append(("<", line))
         return line
+
+    def _why(self, what: str) -> str:
+        """`what` happened, and the sandbox's limit the engine passed, if it passed one."""
+        if self.confinement is None:
+            return what
+        reason = self.confinement.explain(self.exit_code())
+        return what if reason is None else f"{what}: {reason}"
+
+    def _release(self) -> None:
+        """Kill what is left of a confined engine and remove its cgroup (idempotent)."""
+        if self.confinement is not None:
+            self.confinement.close()
 
     def exit_code(self):
         """The engine's exit code (negative: the signal that ended it), or None while it runs.
@@ -305,9 +329,11 @@ class EngineClient:
         `grace` seconds terminate, then after `grace` more kill; then reap it. Idempotent.
         Ctrl+C and SIGTERM wait until it is done (deferred_signals)."""
         if self.process is None or self.process.returncode is not None:
+            self._release()
             return
         with deferred_signals():
             self._end(grace)
+            self._release()
 
     def _end(self, grace: float) -> None:
         if self.exit_code() is None:

@@ -8,10 +8,10 @@ the same result on one machine. Time limits depend on the machine's speed, by na
 from __future__ import annotations
 
 import numbers
-import os
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
+from common.memory import available_memory_bytes
 from common.numbers import MAX_DIGITS, decimal, integer, shown
 from engine.errors import PalaisError
 
@@ -260,12 +260,10 @@ PRESETS = {
 
 def tree_memory_cap_mb(processes: int = 1) -> int:
     """The most tree memory (`hash_mb`) each of `processes` search processes may take on this
-    machine: half its physical memory, shared among them; at least 1. Every process
-    allocates its own tree, and the other half is left to everything else."""
-    try:
-        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (ValueError, OSError, AttributeError):     # not known here: no cap below the range
-        return 65536
+    machine: half its memory, shared among them; at least 1. Every process allocates its own
+    tree, and the other half is left to everything else. Its memory is the physical memory,
+    or less where a sandbox says so (common/memory.py)."""
+    total = available_memory_bytes()
     return max(1, (total // 2 // max(1, processes)) >> 20)
 
 

@@ -241,8 +241,8 @@ def test_the_menu_takes_numbers_and_tokens_on_one_line_in_aligned_columns(tmp_pa
 def test_draws_and_turns_are_one_line_per_seat_and_turn():
     # Seed 5 under this secret: the random seat 2 draws 4 cards in one turn (and 1 in others).
     result = CliRunner().invoke(palais, ["play", "--seat", "human", "--seat", "random", "--seed", "5",
-                                         "--secret", "00" * 32, "--rule", "round_cap=4"],
-                                input="1\n" * 400)
+                                         "--secret-file", "-", "--rule", "round_cap=4"],
+                                input="00" * 32 + "\n" + "1\n" * 400)
     assert result.exit_code == 0, result.output
     lines = [line.split("seat 1> ")[-1] for line in result.output.splitlines()]  # (input is not echoed)
     draws = [line for line in lines if line.startswith("Seat 2 draws")]
@@ -257,8 +257,8 @@ def test_draws_and_turns_are_one_line_per_seat_and_turn():
     assert "Seat 2 (random) plays: KING BACKDOOR BACKDOOR BACKDOOR MADAME" in lines    # its setup
     # The only person at the table is told their own cards by name, in one line.
     own = CliRunner().invoke(palais, ["play", "--seat", "human", "--seat", "random", "--seed", "4",
-                                      "--secret", "00" * 32, "--rule", "round_cap=2"],
-                             input="BACKDOOR " * 5 + "\n" + "1\n" * 12)
+                                      "--secret-file", "-", "--rule", "round_cap=2"],
+                             input="00" * 32 + "\n" + "BACKDOOR " * 5 + "\n" + "1\n" * 12)
     assert "You draw GOLD, MOVES, INTRIGUE, INTRIGUE and MADAMESEAL." in own.output, own.output
     assert own.output.count("You draw") == 1
 

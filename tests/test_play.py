@@ -390,7 +390,8 @@ def test_no_engine_process_outlives_a_palais_play_game(pid_file):
     import shlex
     seat = "cmd:" + shlex.join(deaf_engine_cmd(pid_file))
     result = CliRunner().invoke(palais, ["play", "--seat", seat, "--seat", "random", "--rule", "round_cap=1",
-                                         "--engine-iterations", "10", "--no-color"])
+                                         "--engine-iterations", "10", "--no-color",
+                                         "--sandbox", "off"])     # its pid file: outside a sandbox's view
     assert result.exit_code == 0, result.output
     assert "Game over." in result.output
     assert len(pids(pid_file)) == 2                       # the launcher and its engine
@@ -492,3 +493,21 @@ def test_bad_seat_parameters_are_one_clear_error(text, says):
         parse_seat(text)
     message = str(caught.value)
     assert says in message and "\n" not in message and len(message) < 600
+
+
+def test_a_secret_is_taken_from_a_file_or_standard_input_never_from_the_command_line(tmp_path):
+    refused = CliRunner().invoke(palais, ["play", "--secret", "00" * 32])
+    assert refused.exit_code != 0
+    assert "--secret HEX is no longer taken" in refused.output and "--secret-file FILE" in refused.output
+    secret_file = tmp_path / "secret"
+    secret_file.write_text("ab" * 32 + "\n")
+    games = []
+    for source, given in ((str(secret_file), ""), ("-", "ab" * 32 + "\n")):
+        done = CliRunner().invoke(palais, ["play", "--seat", "random", "--seat", "random", "--seed", "3",
+                                           "--secret-file", source, "--rule", "round_cap=2",
+                                           "--save", str(tmp_path / "game.rec"), "--no-color"], input=given)
+        assert done.exit_code == 0, done.output
+        games.append((tmp_path / "game.rec").read_text())
+    assert games[0] == games[1] and '[DrawSecret "' + "ab" * 32 + '"]' in games[0]
+    bad = CliRunner().invoke(palais, ["play", "--secret-file", "-"], input="not hex\n")
+    assert bad.exit_code != 0 and "standard input: expected 32 to 128 hex digits" in bad.output

@@ -3,7 +3,7 @@ stage, accuracy, one observer's chart, and hints that agree with the review.
 
 tests/data/review-*.rec are every game of one rule, declared before the games were seen and
 made by bench/review_games.py: ismcts (2000 iterations a turn) against the random and the greedy
-player, seeds 21 to 26, both seat orders (`palais play --seat A --seat B --seed N --secret ...
+player, seeds 21 to 26, both seat orders (`palais play --seat A --seat B --seed N --secret-file -
 --engine-iterations 2000 --save tests/data/review-A-B-N.rec`). None is left out.
 """
 

@@ -14,6 +14,7 @@ from engine.errors import PalaisError
 from engine.notation import token_to_action
 from engine.state import State
 from protocol.commands import Go
+from protocol.sandbox import OFF
 from tournament.arbiter import TimeControl, _go_limits, play_game
 from tournament.cli import main as cli_main
 from tournament.engines import EngineSpec, EngineSpecError, parse_engine
@@ -206,7 +207,8 @@ def test_no_engine_process_outlives_its_game(tmp_path, pid_file):
     process: after the game neither the launcher nor the engine runs."""
     deaf = EngineSpec("deaf", tuple(deaf_engine_cmd(pid_file)))
     steady = spec(f'name=steady cmd="{PY} -m tournament.testing_engines --mode random --seed 1"')
-    summary = run(Settings([deaf, steady], players=2, deals=1, tc=FAST), tmp_path / "run", stop_after=1)
+    summary = run(Settings([deaf, steady], players=2, deals=1, tc=FAST), tmp_path / "run", stop_after=1,
+                  sandbox=OFF)                   # (its pid file is written outside a sandbox's view)
     assert summary["games"] == 1 and not summary["forfeits"]
     assert len(pids(pid_file)) == 2                       # the launcher and its engine
     assert left_running(pid_file) == []
@@ -338,7 +340,7 @@ def test_games_cut_short_by_a_stop_leave_no_engine_process(tmp_path, pid_file):
     """Two games at once, the run stopped after the first: the game still in flight is
     stopped too, and it ends its engines (deaf ones behind launchers) on the way out."""
     deaf = [EngineSpec(f"deaf{q}", tuple(deaf_engine_cmd(pid_file))) for q in range(2)]
-    summary = run(Settings(deaf, players=2, deals=2, tc=FAST), tmp_path / "run", concurrency=2,
+    summary = run(Settings(deaf, players=2, deals=2, tc=FAST), tmp_path / "run", concurrency=2, sandbox=OFF,
                   stop_after=1)
     assert summary["games"] == 1
     assert len(pids(pid_file)) >= 4                       # a launcher and an engine per seat, per game

@@ -917,7 +917,8 @@ def test_palais_serve_stopped_leaves_no_engine_process_behind(pid_file):
     port = _free_port()
     deaf = " ".join(deaf_engine_cmd(pid_file))
     server = subprocess.Popen([sys.executable, "-m", "web.cli", "serve", "--port", str(port),
-                               "--db", ":memory:", "--engine", f"name=deaf cmd='{deaf}'"],
+                               "--db", ":memory:", "--engine", f"name=deaf cmd='{deaf}'",
+                               "--sandbox", "off"],          # its pid file: outside a sandbox's view
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         assert f"http://127.0.0.1:{port}/" in server.stdout.readline()

@@ -27,11 +27,12 @@ from engine.notation import token_to_action
 from engine.record import record_from_actions, write_record
 from engine.state import State
 from engine.views import seen_by
-from protocol.client import SAFETY_TIMEOUT_S, ClientError, EngineClient, InvalidOutput, close_all
+from protocol.client import SAFETY_TIMEOUT_S, ClientError, InvalidOutput, close_all
+from protocol.launch import open_engine
+from protocol.sandbox import SandboxPolicy, in_force
 from protocol.commands import Go
 from protocol.referee import start_position
 
-from .engines import EngineSpec
 
 
 @dataclass(frozen=True)
@@ -84,12 +85,13 @@ class GameResult:
     actions: int
     group: int = 0                    # the schedule's group of engines (pairs share deal and group)
     sent: list = field(default_factory=list)   # (seat, line) when asked to log
+    sandbox: str = ""                 # the sandbox its engines ran in, in words (protocol/sandbox.py)
 
     def to_dict(self) -> dict:
         return {"index": self.index, "deal_seed": self.deal_seed, "group": self.group,
                 "names": self.names, "scores": self.scores, "returns": self.returns,
                 "ranks": self.ranks, "forfeits": self.forfeits, "record": self.record,
-                "actions": self.actions}
+                "actions": self.actions, "sandbox": self.sandbox}
 
 
 MAX_REASON_CHARS = 300      # a forfeit's reason in the record: an engine's words, cut to this
@@ -108,23 +110,6 @@ def rank_seats(scores, gold, loser=None) -> list:
     """Rank 1 = most VP, then most gold; equal keys share a rank; `loser` is ranked last."""
     keys = [(-1, -1) if q == loser else (scores[q], gold[q]) for q in range(len(scores))]
     return [1 + sum(other > keys[q] for other in keys) for q in range(len(scores))]
-
-
-def _start(client: EngineClient, spec: EngineSpec) -> None:
-    """Start, handshake and set the options of the engine; one that fails on the way is
-    ended before the error is raised."""
-    try:
-        client.start()
-        client.handshake()
-        for name, value in spec.options:
-            client.set_option(name, value)
-        client.new_game()
-        errors = [l for l in client.is_ready() if l.startswith("info string error")]
-        if errors:
-            raise ClientError(f"refused its options: {errors[0]}")
-    except BaseException:
-        client.close()
-        raise
 
 
 class SentLog:
@@ -158,10 +143,13 @@ def _go_limits(tc: TimeControl, clocks, n_players) -> tuple[Go, float]:
 
 
 def play_game(index: int, deal_seed: int, seats, tc: TimeControl, log_sent: bool = False,
-              group: int = 0, secret: bytes | None = None) -> GameResult:
+              group: int = 0, secret: bytes | None = None,
+              sandbox: SandboxPolicy | None = None) -> GameResult:
     """Play one game; seats[q] is the EngineSpec in seat q. `secret` keys the card draws
-    (a run's, so that its games reproduce; a fresh one if None)."""
+    (a run's, so that its games reproduce; a fresh one if None). Each engine starts in the
+    sandbox `sandbox` asks for (protocol/sandbox.py; None: unsandboxed), a new one each game."""
     n = len(seats)
+    sandbox_words = in_force(sandbox)       # SandboxUnavailable if required and impossible here
     state = State.new_game(n, seed=deal_seed)                             # Step 1
     start = state.copy()
     chance = ChanceStream(secret if secret is not None else new_secret(), deal_seed)
@@ -172,9 +160,9 @@ def play_game(index: int, deal_seed: int, seats, tc: TimeControl, log_sent: bool
     loser = reason = None
     try:
         for q, spec in enumerate(seats):                                  # Step 2
-            clients[q] = EngineClient(spec.cmd, read_timeout=tc.safety_timeout_s)
             try:
-                _start(clients[q], spec)
+                clients[q] = open_engine(spec.cmd, spec.options, sandbox=sandbox,
+                                         read_timeout=tc.safety_timeout_s)
             except ClientError as exc:
                 raise Forfeit(q, f"did not start: {exc}")
             finally:
@@ -230,9 +218,9 @@ def play_game(index: int, deal_seed: int, seats, tc: TimeControl, log_sent: bool
     winners = [q for q in range(n) if ranks[q] == 1]
     returns = [1.0 / len(winners) if q in winners else 0.0 for q in range(n)]
     headers = {"Termination": "normal" if loser is None else f"seat {loser + 1} forfeits: {reason}",
-               "Ranks": ",".join(map(str, ranks))}
+               "Ranks": ",".join(map(str, ranks)), "Sandbox": sandbox_words}
     record = record_from_actions(n, [a for a, _ in history], seed=deal_seed,
                                  names=[s.name for s in seats], headers=headers)
     return GameResult(index, deal_seed, [s.name for s in seats], scores, returns, ranks,
                       {} if loser is None else {str(loser): reason}, write_record(record),
-                      len(history), group, sent.lines if log_sent else [])
+                      len(history), group, sent.lines if log_sent else [], sandbox_words)

@@ -15,6 +15,7 @@ from common.version import version_option
 from common.words import plural
 from engine.errors import PalaisError
 from jobs.backends import backend_options
+from protocol.sandbox_options import announce, sandbox_options
 
 
 def _parse_sprt(text):
@@ -106,7 +107,9 @@ def _print_tables(summary: dict) -> None:
             h2h.add_row(escape(f"{i} {n}"), *[f"{row[m]:.3f}" if m in row else "-" for m in names])
         console.print(h2h)
     for f in summary["forfeits"]:
-        console.print(f"game {f['game']}: {f['engine']} forfeits: {f['reason']}")
+        console.print(f"game {f['game']}: {f['engine']} forfeits: {escape(f['reason'])}")
+    for words in summary.get("sandbox", []):
+        console.print(f"sandbox: {escape(words)}")
     if "sprt" in summary:
         console.print(f"SPRT: {summary['sprt']}")
 
@@ -128,6 +131,7 @@ def _print_tables(summary: dict) -> None:
               metavar="SECONDS", help="How long an answer with no time budget (a search by "
                                       "iterations, the handshake) may take before the engine forfeits.")
 @backend_options
+@sandbox_options
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), required=True,
               help="Folder for the progress, the records and the summary.")
 @click.option("--resume", is_flag=True, help="Continue the run saved in --out.")
@@ -136,7 +140,7 @@ def _print_tables(summary: dict) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON instead of tables.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def main(engines, players, deals, schedule, tc_text, margin_ms, safety_timeout, concurrency, backend,
-         ray_address, out_dir, resume, sprt_text, first_seed, as_json, quiet):
+         ray_address, sandbox, out_dir, resume, sprt_text, first_seed, as_json, quiet):
     """Play PRI engines against each other over seat-rotated deals and report the standings."""
     from .arbiter import TimeControl
     from .engines import check_engines, parse_engine
@@ -149,6 +153,7 @@ def main(engines, players, deals, schedule, tc_text, margin_ms, safety_timeout, 
         settings = Settings(specs, players, deals, schedule, first_seed, tc)
     except PalaisError as exc:
         raise click.ClickException(str(exc))
+    announce(sandbox)
     progress = None
     if not quiet and sys.stderr.isatty():
         from rich.progress import Progress
@@ -165,7 +170,7 @@ def main(engines, players, deals, schedule, tc_text, margin_ms, safety_timeout, 
 
     try:
         summary = run(settings, out_dir, concurrency, resume, sprt, on_game,
-                      backend=backend, ray_address=ray_address)
+                      backend=backend, ray_address=ray_address, sandbox=sandbox)
     except PalaisError as exc:
         raise click.ClickException(str(exc))
     except KeyboardInterrupt:

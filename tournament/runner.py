@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from jobs.backends import open_backend
+from protocol.sandbox import SandboxPolicy, in_force
 
 from .arbiter import TimeControl, play_game
 from .engines import check_engines
@@ -65,19 +66,26 @@ def standings_text(settings: Settings, games: list) -> str:
 
 
 def play_task(task):
-    """One game from its task; runs wherever the backend puts it (and starts the engines there)."""
-    job, seats, tc, secret = task
-    return play_game(job.index, job.deal_seed, seats, tc, group=job.group, secret=secret)
+    """One game from its task; runs wherever the backend puts it (and starts the engines
+    there, in the sandbox the task names: on a Ray node too)."""
+    job, seats, tc, secret, sandbox = task
+    return play_game(job.index, job.deal_seed, seats, tc, group=job.group, secret=secret,
+                     sandbox=SandboxPolicy.from_dict(sandbox))
 
 
 def run(settings: Settings, out_dir, concurrency: int = 1, resume: bool = False,
         sprt: SPRT | None = None, on_game=None, stop_after: int | None = None,
-        backend: str = "local", ray_address: str | None = None) -> dict:
+        backend: str = "local", ray_address: str | None = None,
+        sandbox: SandboxPolicy = SandboxPolicy()) -> dict:
     """Play the tournament; returns the summary. on_game(games so far, planned) is called after
     each game; stop_after ends the run after that many new games (for tests). backend is
     "local" or "ray" (ray_address: see jobs.backends.RayBackend); it is not a setting of the run,
-    so a run may be resumed on the other backend."""
+    so a run may be resumed on the other backend. Neither is `sandbox`, the policy engines are
+    started under (protocol/sandbox.py): the run folder is hidden from them, and each game
+    says which sandbox was in force."""
     check_engines(settings.engines)             # before anything is written to out_dir
+    in_force(sandbox)                           # --sandbox required: refused before anything is written
+    sandbox = sandbox.hiding(out_dir).to_dict()
     with open_backend(backend, play_task, concurrency, ray_address) as games_at:
         store = RunStore(out_dir)
         games = store.create(settings.to_dict(), resume)
@@ -86,7 +94,8 @@ def run(settings: Settings, out_dir, concurrency: int = 1, resume: bool = False,
         jobs = [j for j in plan(len(settings.engines), settings.players, settings.deals,
                                 settings.schedule, settings.first_seed) if j.index not in done]
         planned = len(done) + len(jobs)
-        tasks = [(job, [settings.engines[i] for i in job.seats], settings.tc, secret) for job in jobs]
+        tasks = [(job, [settings.engines[i] for i in job.seats], settings.tc, secret, sandbox)
+                 for job in jobs]
         decision = None
         new = 0
         for result in games_at.run(tasks):
@@ -102,6 +111,7 @@ def run(settings: Settings, out_dir, concurrency: int = 1, resume: bool = False,
             if stop_after is not None and new >= stop_after:
                 break
     summary = summarise(settings, games)
+    summary["sandbox"] = sorted({g.get("sandbox") or "not recorded" for g in games})
     summary["planned"] = planned
     summary["complete"] = len(games) == planned
     if sprt is not None:

@@ -39,7 +39,7 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
     config = config or ServerConfig()
     store = store or open_store(config)
     policy = HostPolicy.of(config.host, config.allow_hosts, config.port)
-    server = Server(config, store, policy, opener(config.engine_start_timeout_s, config.engine_overrun_s))
+    server = Server(config, store, policy, opener(config.engine_start_timeout_s, config.engine_overrun_s, config.sandbox))
     if hasattr(store, "bind"):
         store.bind(server)                  # a lasting store brings games back through the server
 

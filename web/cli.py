@@ -13,6 +13,8 @@ import click
 from common.version import version_option
 from engine.errors import PalaisError
 from play.cli import main as play_commands
+from protocol.sandbox import OFF, SandboxPolicy
+from protocol.sandbox_options import announce, sandbox_options
 from search.kernel import kernel_report
 
 from .config import BUILTIN_PLAYERS, ServerConfig, is_loopback
@@ -37,7 +39,7 @@ def allowed_hosts(texts) -> tuple:
 
 
 def server_config(host, port, engine_texts, max_games, allow_hosts=(), idle_minutes=120,
-                  db=None, keep_days=30) -> ServerConfig:
+                  db=None, keep_days=30, sandbox: SandboxPolicy = OFF) -> ServerConfig:
     """The configuration the options ask for; a PalaisError names what is wrong."""
     from tournament.engines import check_engines, parse_engine
     specs = [parse_engine(text) for text in engine_texts]
@@ -46,9 +48,12 @@ def server_config(host, port, engine_texts, max_games, allow_hosts=(), idle_minu
         if spec.name in BUILTIN_PLAYERS:
             raise PalaisError(f"--engine name={spec.name}: that name is a built-in player's "
                               f"({', '.join(BUILTIN_PLAYERS)}); choose another")
+    db = db if db is not None else default_db()
+    if db != ":memory:":                    # the games' secrets: never in an engine's view
+        sandbox = sandbox.hiding(db, db + "-wal", db + "-journal", db + "-shm")
     return ServerConfig(host=host, port=port, engines=tuple(specs), max_games=max_games,
                         allow_hosts=allowed_hosts(allow_hosts), idle_minutes=idle_minutes,
-                        db=db if db is not None else default_db(), keep_days=keep_days)
+                        db=db, keep_days=keep_days, sandbox=sandbox)
 
 
 def default_db() -> str:
@@ -113,13 +118,17 @@ def port_free(host: str, port: int) -> str | None:
                    "memory only.")
 @click.option("--keep-days", type=click.IntRange(1, 3650), default=30, show_default=True,
               help="A stored game nobody has touched for this many days is deleted from --db.")
-def serve(host, port, open_browser, engine_texts, max_games, allow_hosts, idle_minutes, db, keep_days):
+@sandbox_options
+def serve(host, port, open_browser, engine_texts, max_games, allow_hosts, idle_minutes, db, keep_days,
+          sandbox):
     """Play in a browser: a local web server with the board, hints and review."""
     try:
         config = server_config(host, port, engine_texts, max_games, allow_hosts, idle_minutes,
-                               db, keep_days)
+                               db, keep_days, sandbox)
     except PalaisError as exc:
         raise click.ClickException(str(exc))
+    if config.engines:
+        announce(config.sandbox)
     import uvicorn
 
     from .app import create_app, open_store

@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass, field
 
 from play.i18n import LANGUAGES
+from protocol.sandbox import OFF, SandboxPolicy
 from search.algorithms import VIEW_ALGORITHMS
 
 BUILTIN_PLAYERS = VIEW_ALGORITHMS          # ismcts, pimc, greedy, random: always offered
@@ -40,6 +41,7 @@ class ServerConfig:
     engine_restarts: int = 2                # a failed engine is restarted this often per game
     engine_start_timeout_s: float = 60.0    # a PRI engine's time to start (handshake, isready)
     engine_overrun_s: float = 10.0          # how long past its budget a PRI engine may answer
+    sandbox: SandboxPolicy = OFF            # how PRI engine seats start (--sandbox; protocol/sandbox.py)
     budget_ms_min: int = 50
     budget_ms_max: int = 60_000
     budget_ms_default: int = 1000

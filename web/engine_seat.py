@@ -21,13 +21,14 @@ from play.seats import EngineFailed, PriSeat, open_seat
 TURN_SEED_STRIDE = 1_000_003
 
 
-def opener(start_timeout_s: float, overrun_s: float):
+def opener(start_timeout_s: float, overrun_s: float, sandbox=None):
     """How the web starts an engine seat: as play/seats.py's open_seat, a PRI engine with
-    at most `start_timeout_s` to start and `overrun_s` past its budget to answer."""
+    at most `start_timeout_s` to start and `overrun_s` past its budget to answer, in the
+    sandbox `sandbox` asks for (protocol/sandbox.py)."""
     def open_web_seat(spec, limits, seed):
         if spec.kind == "cmd":
             return PriSeat(spec.cmd, limits, safety_timeout=start_timeout_s, options=spec.options,
-                           overrun_s=overrun_s)
+                           overrun_s=overrun_s, sandbox=sandbox)
         return open_seat(spec, limits, seed)
     return open_web_seat
 

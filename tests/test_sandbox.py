@@ -1,0 +1,234 @@
+"""Untrusted engines: what a spying engine (tests/spying_engine.py) learns or breaks in a real
+tournament, with the sandbox (protocol/sandbox.py) and without it.
+
+Each attempt runs `palais-tournament` as a user would, with the spy against the random
+mover over one deal (two games, seats swapped). A read that succeeds makes the spy answer an
+action that does not exist, so its success shows as a forfeit naming the attempt. Off, the
+reads succeed (the sandbox is what stops them); required, none does, the spy plays on, and
+the table is the games' own. The fork bomb and the 10 GiB allocation run sandboxed only, and
+end in a forfeit naming the limit passed. After every run no process of the spy is left.
+
+These tests need bubblewrap and a kernel that allows user namespaces and cgroups; they skip
+where it cannot (saying why), except under PALAIS_SANDBOX_TESTS=required (.ci/run sets it
+once it has installed bubblewrap), where a missing sandbox fails them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from protocol.engine_paths import needed_paths
+from protocol.launch import OptionRefused, check_option
+from protocol.sandbox import Confinement, SandboxPolicy, SandboxUnavailable, in_force, support
+
+PY = sys.executable
+SPY = Path(__file__).with_name("spying_engine.py")
+ROOT = Path(__file__).resolve().parent.parent
+HONEST = f'name=honest cmd="{PY} -m tournament.testing_engines --mode random --seed 4"'
+
+
+def _need_sandbox():
+    found = support()
+    if found.full:
+        return
+    if os.environ.get("PALAIS_SANDBOX_TESTS") == "required":
+        pytest.fail(f"PALAIS_SANDBOX_TESTS=required, but engines cannot be sandboxed here: {found.why}")
+    pytest.skip(f"engines cannot be sandboxed on this machine: {found.why}")
+
+
+@pytest.fixture
+def sandboxed():
+    _need_sandbox()
+
+
+def spy_processes() -> list:
+    """The pids of every process running the spying engine (zombies are not counted)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as handle:
+                if handle.read().rpartition(")")[2].split()[0] == "Z":
+                    continue
+            with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                if str(SPY).encode() in handle.read():
+                    found.append(int(entry))
+        except OSError:
+            pass
+    return found
+
+
+def tournament(tmp_path, attempt, target, mode, *extra, env=None, cwd=None, tc="movetime=100"):
+    """Run palais-tournament (spy against the random mover, one deal); its JSON summary."""
+    out = tmp_path / f"run-{attempt}-{mode}"
+    spy = f'name=spy cmd="{PY} {SPY} --attempt {attempt}" option.Spy\\ Target={target}'
+    command = [PY, "-m", "tournament.cli", "--engine", spy, "--engine", HONEST, "--deals", "1",
+               "--tc", tc, "--margin-ms", "1500", "--out", str(out), "--json", "--quiet",
+               "--sandbox", mode, *extra]
+    environ = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, env=environ,
+                          cwd=cwd or tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    deadline = time.monotonic() + 10
+    while spy_processes() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert spy_processes() == [], "a process of the spying engine was left running"
+    return json.loads(done.stdout)
+
+
+def spied(summary, attempt) -> list:
+    return [f for f in summary["forfeits"] if f"spied-{attempt}" in f["reason"]]
+
+
+def a_fair_table(summary):
+    """Two games, no forfeit, the spy and the random mover each in both."""
+    assert summary["games"] == 2 and summary["complete"]
+    assert summary["forfeits"] == []
+    assert {name: e["games"] for name, e in summary["engines"].items()} == {"spy": 2, "honest": 2}
+
+
+class Listener:
+    """A TCP server on 127.0.0.1 whose port the spy tries to reach."""
+
+    def __enter__(self):
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(16)
+        return self.sock.getsockname()[1]
+
+    def __exit__(self, *exc):
+        self.sock.close()
+
+
+def _read_attempts(tmp_path):
+    """Each read attempt with what it looks for, set up for one run: (attempt, target,
+    environment, working folder)."""
+    home = tmp_path / "home"
+    home.mkdir(exist_ok=True)
+    (home / "notes.txt").write_text("the user's own file\n")
+    cwd = tmp_path / "arbiter-cwd"
+    cwd.mkdir(exist_ok=True)
+    (cwd / "arbiter-notes-5521").write_text("beside the run\n")
+    return {
+        "proc": ("run-proc", {}, None),                                  # the --out on the arbiter's command line
+        "parent-cwd": ("arbiter-notes-5521", {}, cwd),
+        "home": (str(home / "notes.txt"), {"HOME": str(home)}, None),
+        "secret": (None, {}, None),                                       # the run's draw-secret, by its path
+        "remember": (f"note-{os.getpid()}-{time.monotonic_ns()}", {}, None),
+    }
+
+
+READS = ("proc", "parent-cwd", "home", "secret", "remember", "connect")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("attempt", READS)
+def test_every_read_succeeds_unsandboxed_and_fails_in_the_sandbox(tmp_path, attempt, sandboxed):
+    for mode in ("off", "required"):
+        if attempt == "connect":
+            with Listener() as port:
+                summary = tournament(tmp_path, attempt, port, mode)
+        else:
+            target, env, cwd = _read_attempts(tmp_path)[attempt]
+            if attempt == "secret":
+                target = tmp_path / f"run-{attempt}-{mode}" / "draw-secret"
+            if attempt == "proc":
+                target = f"run-proc-{mode}"
+            summary = tournament(tmp_path, attempt, target, mode, env=env, cwd=cwd)
+        if attempt == "remember":
+            for place in ("/tmp", "/dev/shm", tmp_path):
+                Path(place, f"palais-spy-memory-{target}").unlink(missing_ok=True)
+        if mode == "off":
+            # Unsandboxed, the spy finds it: at its first go in each game, or (remembering
+            # across games) in the second game, from a file it wrote in the first.
+            assert len(spied(summary, attempt)) == (1 if attempt == "remember" else 2), summary["forfeits"]
+            assert summary["sandbox"][0].startswith("off")
+        else:
+            a_fair_table(summary)
+            assert summary["sandbox"][0].startswith("bubblewrap")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("attempt, reason", [("fork-bomb", "it reached its process limit (128)"),
+                                             ("allocate", "it passed its memory limit (256 MiB)")])
+def test_a_fork_bomb_and_a_huge_allocation_forfeit_naming_the_limit(tmp_path, attempt, reason, sandboxed):
+    summary = tournament(tmp_path, attempt, "-", "required", "--sandbox-memory", "256")
+    assert summary["games"] == 2 and summary["complete"]
+    assert [f["engine"] for f in summary["forfeits"]] == ["spy", "spy"], summary["forfeits"]
+    assert all(reason in f["reason"] for f in summary["forfeits"]), summary["forfeits"]
+    assert summary["engines"]["honest"]["win_share"] == 1.0
+
+
+def test_required_refuses_to_start_where_no_sandbox_can_be_made(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path))           # no bwrap on this PATH
+    support.cache_clear()
+    try:
+        with pytest.raises(SandboxUnavailable, match="bubblewrap"):
+            in_force(SandboxPolicy("required"))
+        assert in_force(SandboxPolicy("auto")).startswith("off (auto: bubblewrap (bwrap) is not installed")
+        assert in_force(SandboxPolicy("off")).startswith("off: engines are trusted")
+    finally:
+        support.cache_clear()
+    command = [PY, "-m", "tournament.cli", "--engine", HONEST, "--engine", HONEST.replace("honest", "other"),
+               "--deals", "1", "--tc", "iterations=5", "--out", str(tmp_path / "run"), "--quiet",
+               "--sandbox", "required"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PATH": str(tmp_path), "PYTHONPATH": str(ROOT)}, cwd=tmp_path)
+    assert done.returncode != 0
+    assert "--sandbox required, but engines cannot be sandboxed here: bubblewrap (bwrap) is not installed" in done.stderr
+    assert not (tmp_path / "run").exists()          # refused before anything was written
+
+
+def test_what_a_command_needs_is_found_without_running_it(tmp_path):
+    weights = tmp_path / "mine.npz"
+    weights.write_bytes(b"not read here")
+    paths = needed_paths([PY, "-m", "protocol.cli", "--weights", "mine.npz", "--x=" + str(weights)],
+                         cwd=tmp_path)
+    assert Path("/usr") in paths
+    assert weights in paths                         # named on the command line, relative or after --x=
+    assert Path(os.path.realpath(PY)) in paths      # the interpreter, through its links
+    assert Path(sys.base_prefix) in paths           # and its installation
+    assert not any(p in (Path("/"), Path("/root"), Path("/home"), Path("/tmp")) for p in paths)
+
+
+def test_options_are_checked_against_the_engines_declarations_before_sending():
+    options = {"Threads": "type spin default 1 min 1 max 64", "Selection": "type combo default puct var uct var puct",
+               "Ponder": "type check default false", "Hash": "type spin default 0 min 0 max 65536"}
+    check_option(options, "Threads", "8")
+    check_option(options, "Selection", "UCT")
+    check_option(options, "Hash", "auto")           # a word: the engine judges it
+    for name, value, words in [("Thread", "2", "no such option"), ("Threads", "65", "outside 1..64"),
+                               ("Selection", "alphabeta", "not one of uct, puct"),
+                               ("Ponder", "maybe", "not true or false")]:
+        with pytest.raises(OptionRefused, match=words):
+            check_option(options, name, value)
+
+
+def test_the_sandbox_shows_the_engine_nothing_of_the_callers_environment(sandboxed, monkeypatch):
+    monkeypatch.setenv("PALAIS_DB_PASSWORD", "hunter2")
+    confinement = Confinement(SandboxPolicy("required"), [PY, "-c", "import os; print(sorted(os.environ))"])
+    try:
+        done = subprocess.run(confinement.argv, env=confinement.env, capture_output=True, text=True, timeout=60)
+    finally:
+        confinement.close()
+    assert done.returncode == 0, done.stderr
+    names = eval(done.stdout)                           # noqa: S307 (a list of names printed above)
+    assert "PALAIS_DB_PASSWORD" not in names
+    assert {"PATH", "HOME", "TMPDIR", "PALAIS_MEMORY_LIMIT"} <= set(names)
+
+
+def test_our_engine_sizes_its_tree_to_the_sandboxs_memory_limit(monkeypatch):
+    from search.params import tree_memory_cap_mb
+    monkeypatch.setenv("PALAIS_MEMORY_LIMIT", str(256 << 20))
+    assert tree_memory_cap_mb() == 128 and tree_memory_cap_mb(4) == 32
+    monkeypatch.setenv("PALAIS_MEMORY_LIMIT", "lots")        # not a number: the machine's memory
+    assert tree_memory_cap_mb() > 128
