@@ -10,7 +10,7 @@ unsandboxed works unchanged inside.
 - What a Python prefix adds to the module path: the folders in its site-packages' .pth
   files, and the package folders of an editable install (setuptools' __editable__ finder).
 - Every argument that names an existing file or folder (as is, or after `--option=`),
-  relative ones against the working directory.
+  relative ones against the working directory; never a folder in TOO_BROAD (/, a home).
 Nothing here executes the engine or its interpreter: an untrusted command only ever runs
 inside the sandbox.
 """
@@ -25,6 +25,9 @@ from pathlib import Path
 
 SYSTEM_PATHS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
 SYSTEM_PREFIXES = ("/", "/usr", "/usr/local")
+TOO_BROAD = ("/", "/root", "/home", "/tmp", "/var", "/srv", "/mnt", "/media", "/run", "/proc", "/sys",
+             os.path.expanduser("~"))
+"""Folders an argument may name that are never shown whole: `--root /` shows nothing more."""
 MAX_DEPTH = 4                    # interpreters of interpreters followed at most this deep
 
 
@@ -144,7 +147,7 @@ def _argument_paths(argument: str, cwd: Path) -> list:
             continue
         path = Path(text) if os.path.isabs(text) else cwd / text
         try:
-            if path.exists():
+            if path.exists() and os.path.abspath(path) not in TOO_BROAD:
                 found.append(Path(os.path.abspath(path)))
         except OSError:
             pass

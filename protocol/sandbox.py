@@ -56,7 +56,7 @@ class SandboxUnavailable(PalaisError):
 class Limits:
     """What one sandboxed engine process (with everything it starts) may use."""
     memory_mib: int = 2048            # resident memory, the private /tmp included
-    processes: int = 128              # processes and threads at once (Threads=64 fits)
+    processes: int = 512              # processes and threads at once (Threads=64 with its helper threads fits)
     open_files: int = 1024            # per process
     cpu_seconds: int = 3600           # per process: a safety net far beyond any clock
     tmp_mib: int = 256                # the private /tmp (and /dev/shm) size
@@ -209,20 +209,19 @@ class Confinement:
         return ["/bin/sh", "-c", script, "palais-sandbox", *self.cgroup.procs_files, "--"]
 
     def _mounts(self, shown, cwd: str) -> list:
-        args = []
+        size = str(self.limits.tmp_mib << 20)
+        args = ["--proc", "/proc", "--dev", "/dev",
+                "--perms", "1777", "--size", size, "--tmpfs", "/tmp",
+                "--perms", "1777", "--size", size, "--tmpfs", "/dev/shm"]
         bound = []
         for path in sorted({os.path.abspath(p) for p in shown}, key=lambda p: (p.count("/"), p)):
-            if _covered(path, bound) or path in ("/tmp", "/dev", "/proc"):
-                continue
+            if _covered(path, bound) or path in ("/tmp", "/dev") or _covered(path, ["/proc", "/sys"]):
+                continue                      # (the sandbox's own /proc; never the machine's)
             if path in SYSTEM_PATHS and os.path.islink(path):
                 args += ["--symlink", os.readlink(path), path]
             else:
                 args += ["--ro-bind", path, path]
             bound.append(path)
-        args += ["--proc", "/proc", "--dev", "/dev"]
-        size = str(self.limits.tmp_mib << 20)
-        args += ["--perms", "1777", "--size", size, "--tmpfs", "/tmp",
-                 "--perms", "1777", "--size", size, "--tmpfs", "/dev/shm"]
         for path in HIDDEN_FILES:
             if os.path.exists(path) and _covered(path, bound):
                 args += ["--ro-bind", "/dev/null", path]
@@ -243,17 +242,18 @@ class Confinement:
         return args
 
     def explain(self, exit_code: int | None = None) -> str | None:
-        """The limit the engine passed, in words, or None."""
+        """The limits the engine passed, in words, or None."""
         hits = self.cgroup.passed() if self.cgroup.folders else []
+        said = []
         if "memory" in hits:
-            return f"it passed its memory limit ({self.limits.memory_mib} MiB)"
+            said.append(f"it passed its memory limit ({self.limits.memory_mib} MiB)")
         if "processes" in hits:
-            return f"it reached its process limit ({self.limits.processes})"
-        if exit_code in (-24, 128 + 24, 152):
-            return f"it passed its CPU-time limit ({self.limits.cpu_seconds} s)"
-        if exit_code == LAUNCHER_FAILED:
-            return "the sandbox could not place it in its cgroup"
-        return None
+            said.append(f"it reached its process limit ({self.limits.processes})")
+        if exit_code in (-24, 128 + 24):                       # SIGXCPU, itself or through bwrap
+            said.append(f"it passed its CPU-time limit ({self.limits.cpu_seconds} s)")
+        if exit_code == LAUNCHER_FAILED and not said:
+            said.append("the sandbox could not place it in its cgroup")
+        return "; ".join(said) or None
 
     def close(self) -> None:
         """Kill every process of the engine that is left, and remove its cgroup."""

@@ -158,10 +158,11 @@ def test_every_read_succeeds_unsandboxed_and_fails_in_the_sandbox(tmp_path, atte
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("attempt, reason", [("fork-bomb", "it reached its process limit (128)"),
-                                             ("allocate", "it passed its memory limit (256 MiB)")])
-def test_a_fork_bomb_and_a_huge_allocation_forfeit_naming_the_limit(tmp_path, attempt, reason, sandboxed):
-    summary = tournament(tmp_path, attempt, "-", "required", "--sandbox-memory", "256")
+@pytest.mark.parametrize("attempt, memory, reason", [
+    ("fork-bomb", "1024", "it reached its process limit (512)"),
+    ("allocate", "256", "it passed its memory limit (256 MiB)")])
+def test_a_fork_bomb_and_a_huge_allocation_forfeit_naming_the_limit(tmp_path, attempt, memory, reason, sandboxed):
+    summary = tournament(tmp_path, attempt, "-", "required", "--sandbox-memory", memory)
     assert summary["games"] == 2 and summary["complete"]
     assert [f["engine"] for f in summary["forfeits"]] == ["spy", "spy"], summary["forfeits"]
     assert all(reason in f["reason"] for f in summary["forfeits"]), summary["forfeits"]
@@ -191,8 +192,8 @@ def test_required_refuses_to_start_where_no_sandbox_can_be_made(tmp_path, monkey
 def test_what_a_command_needs_is_found_without_running_it(tmp_path):
     weights = tmp_path / "mine.npz"
     weights.write_bytes(b"not read here")
-    paths = needed_paths([PY, "-m", "protocol.cli", "--weights", "mine.npz", "--x=" + str(weights)],
-                         cwd=tmp_path)
+    paths = needed_paths([PY, "-m", "protocol.cli", "--weights", "mine.npz", "--x=" + str(weights),
+                          "--root", "/", "--home=" + os.path.expanduser("~")], cwd=tmp_path)
     assert Path("/usr") in paths
     assert weights in paths                         # named on the command line, relative or after --x=
     assert Path(os.path.realpath(PY)) in paths      # the interpreter, through its links
@@ -232,3 +233,26 @@ def test_our_engine_sizes_its_tree_to_the_sandboxs_memory_limit(monkeypatch):
     assert tree_memory_cap_mb() == 128 and tree_memory_cap_mb(4) == 32
     monkeypatch.setenv("PALAIS_MEMORY_LIMIT", "lots")        # not a number: the machine's memory
     assert tree_memory_cap_mb() > 128
+
+
+def test_a_command_line_that_works_unsandboxed_works_unchanged_inside(tmp_path, sandboxed, monkeypatch):
+    """Our engine with its weights named on the command line, relative to the working folder
+    (itself under /tmp, which is the engine's private folder inside), and an option."""
+    import shutil as files
+
+    from protocol.commands import Go, PositionStart
+    from protocol.launch import open_engine
+    from search.value import load_value_model
+    files.copy(load_value_model("").source, tmp_path / "mine.npz")
+    monkeypatch.chdir(tmp_path)
+    client = open_engine(["palais-engine", "--weights", "mine.npz"], [("Threads", "2")],
+                         sandbox=SandboxPolicy("required"), read_timeout=120)
+    try:
+        assert client.confinement is not None
+        assert load_value_model("").digest[:12] in client.info.name
+        client.position(PositionStart(players=2, seed=3))
+        answer = client.go(Go(iterations=200), timeout=120)
+        assert answer.bestmove and not answer.errors
+    finally:
+        client.close()
+    assert client.confinement.cgroup.folders == []          # its cgroup is gone with it
