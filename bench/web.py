@@ -206,7 +206,8 @@ async def game_action_ms(url: str, actions: int, seed: int, think_ms: float, kee
             token = rng.choice(view["legal"])["token"]
             await asyncio.sleep(rng.uniform(0.5, 1.5) * think_ms / 1000)
             start = time.perf_counter()
-            view = await client.request("POST", f"/api/games/{game}/action", {"action": token}, key)
+            view = await client.request("POST", f"/api/games/{game}/action",
+                                        {"action": token, "version": view["version"]}, key)
             times.append((time.perf_counter() - start) * 1000)
     if not keep:
         await client.request("DELETE", f"/api/games/{game}", key=owner)

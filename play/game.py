@@ -148,6 +148,20 @@ class PlayGame:
         del self.drawers[length:]
         return action
 
+    def memento(self):
+        """Everything a change can alter, to put back with restore() when the change cannot
+        be kept (the web server's store failed to save it)."""
+        return (self.state.copy(), len(self.actions), [(s.copy(), n) for s, n in self._undo])
+
+    def restore(self, memento) -> None:
+        """The game as it was when `memento` was taken (its later actions and draws undone)."""
+        state, length, undo = memento
+        self.state = state.copy()
+        del self.actions[length:]
+        del self.drawers[length:]
+        self._undo = [(s.copy(), n) for s, n in undo]
+        self.chance = ChanceStream(self.secret, self.seed, drawn=draws_made(self.actions))
+
     def seen_by(self, seat: int) -> list:
         """The moves so far as `seat` may see them: others' draws as `?` (for PRI engines)."""
         return seen_by(seat, zip(self.actions, self.drawers))

@@ -431,3 +431,59 @@ def test_a_record_loaded_to_play_on_can_seat_an_engine(tmp_path):
         view = driver.view()
         assert view["kinds"] == ["human", "greedy"] and view["ply"] >= len(game.actions)
         assert not driver.errors, driver.errors
+
+
+# Holds the page's socket messages while window.__holdSocket is true (a page that missed
+# them: a slow socket, a laptop asleep), so it shows an older view than the game's.
+HOLD_SOCKET = """
+(() => {
+  const Real = window.WebSocket;
+  window.__holdSocket = false;
+  window.WebSocket = function (...args) {
+    const socket = new Real(...args);
+    const deliver = (handler) => (event) => { if (!window.__holdSocket) handler(event); };
+    let onmessage = null;
+    Object.defineProperty(socket, "onmessage", {
+      get: () => onmessage,
+      set: (handler) => { onmessage = handler; socket.addEventListener("message", deliver((e) => onmessage && onmessage(e))); },
+    });
+    return socket;
+  };
+  window.WebSocket.prototype = Real.prototype;
+  Object.assign(window.WebSocket, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
+})();
+"""
+
+
+def test_a_choice_made_in_a_stale_page_plays_nothing_and_says_the_game_moved_on(tmp_path):
+    """One seat open in two pages (a laptop and a phone). The first plays; the second, which
+    missed that, offers the old position; a choice there plays nothing: it shows the game as
+    it is now and says so, in the page's language."""
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    with served() as url, browser() as chromium:
+        laptop_page = chromium.new_context(viewport={"width": 1366, "height": 768}).new_page()
+        laptop = PageDriver(laptop_page, shots)
+        laptop_page.goto(url)
+        new_game(laptop, ["human", "human"], seed=3)
+        laptop_page.click("#invite-done")
+        phone_page = chromium.new_context(viewport={"width": 412, "height": 860}, locale="fr-FR").new_page()
+        phone_page.add_init_script(HOLD_SOCKET)
+        phone = PageDriver(phone_page, shots)
+        phone_page.goto(laptop_page.url)                      # the same seat's link
+        phone_page.wait_for_function("window.palaisPage.view() && window.palaisPage.view().seat === 1")
+        phone.wait_for_decision_or_end()
+        stale = phone.view()
+        phone_page.evaluate("window.__holdSocket = true")
+        first = laptop.view()["legal"][0]["token"]
+        laptop.choose(first)                                  # played on the laptop
+        moved_on = laptop.view()
+        assert moved_on["ply"] == stale["ply"] + 1
+        phone.choose(phone.targets()[-1])                     # chosen from the old position
+        phone_page.wait_for_function("v => window.palaisPage.view().version === v", arg=moved_on["version"])
+        notice = phone_page.text_content("#error")
+        assert notice == "La partie a avancé : votre choix n'a pas été joué.", notice
+        phone.shot("stale-choice")
+        assert laptop.view()["ply"] == moved_on["ply"]        # nothing more was played
+        phone_page.evaluate("window.__holdSocket = false")
+        assert not laptop.errors and not phone.errors, (laptop.errors, phone.errors)

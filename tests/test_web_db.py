@@ -54,12 +54,13 @@ def play(client, game: str, decisions: int) -> list:
             if view["over"]:
                 break
             seat = view["to_move"]
-            legal = client.get(f"/api/games/{game}/view", headers=as_seat(game, seat)).json()["legal"]
-            r = client.post(f"/api/games/{game}/action", json={"action": legal[0]["token"]},
+            mover = client.get(f"/api/games/{game}/view", headers=as_seat(game, seat)).json()
+            r = client.post(f"/api/games/{game}/action", json={"action": mover["legal"][0]["token"],
+                                                               "version": mover["version"]},
                             headers={**as_seat(game, seat), **ORIGIN})
             assert r.status_code == 200, r.text
             after = r.json()["version"]
-            seen.append(legal[0]["token"])
+            seen.append(mover["legal"][0]["token"])
     return seen
 
 
@@ -173,7 +174,8 @@ def _decide(url: str, game: str, keys: dict, most: int = 20000) -> int:
             assert time.monotonic() < deadline, "the game stopped moving"
             time.sleep(0.02)
             continue
-        _http("POST", f"{url}/api/games/{game}/action", {"action": mover["legal"][0]["token"]},
+        _http("POST", f"{url}/api/games/{game}/action", {"action": mover["legal"][0]["token"],
+                                                          "version": mover["version"]},
               key=keys[mover["seat"]])
         made += 1
     return made

@@ -38,7 +38,8 @@ def started(client, decisions: int = 30):
     for _ in range(decisions):
         seat = view["to_move"]
         mine = client.get(f"/api/games/{data['game']}/view", headers={"x-palais-key": keys[seat]}).json()
-        r = client.post(f"/api/games/{data['game']}/action", json={"action": rng.choice(mine["legal"])["token"]},
+        r = client.post(f"/api/games/{data['game']}/action", json={"action": rng.choice(mine["legal"])["token"],
+                                                                   "version": mine["version"]},
                         headers={"x-palais-key": keys[seat]})
         assert r.status_code == 200, r.text
         view = r.json()

@@ -37,8 +37,9 @@ def route_answers(client, game: str, key) -> dict:
     out["GET position"] = (r.status_code, f"seat {r.json()['seat']}")
     r = client.get(f"/api/games/{game}/record", headers=h)
     out["GET record"] = (r.status_code, "View " + r.text.split('[View "')[1][0] if r.status_code == 200 else r.json()["error"][:40])
-    for name, path, body in (("POST hint", "hint", {"top": 1}), ("POST undo", "undo", {}),
-                             ("POST action", "action", {"action": "XYZZY"}),
+    version = client.get(f"/api/games/{game}/view", headers=h).json()["version"]
+    for name, path, body in (("POST hint", "hint", {"top": 1}), ("POST undo", "undo", {"version": version}),
+                             ("POST action", "action", {"action": "XYZZY", "version": version}),
                              ("POST analyse", "analyse", {}), ("POST rematch", "rematch", {})):
         r = client.post(f"/api/games/{game}/{path}", json=body, headers=h)
         out[name] = (r.status_code, r.json().get("error", "ok")[:40])
@@ -118,7 +119,8 @@ def _seat_2_traffic(client, game: str, moves: int) -> list:
                 break
             mover = client.get(f"/api/games/{game}/view", headers=as_seat(game, seat)).json()
             legal = [policy.pick(mover)]
-            r = client.post(f"/api/games/{game}/action", json={"action": legal[0]["token"]},
+            r = client.post(f"/api/games/{game}/action", json={"action": legal[0]["token"],
+                                                               "version": mover["version"]},
                             headers={**as_seat(game, seat), **ORIGIN})
             assert r.status_code == 200, r.text
             after = r.json()["version"]
@@ -130,7 +132,8 @@ def _seat_2_traffic(client, game: str, moves: int) -> list:
                     assert hint.status_code == 200, hint.text
                     received.append(hint.text)
             else:                                    # seat 2 trying to act out of turn
-                r = client.post(f"/api/games/{game}/action", json={"action": legal[0]["token"]},
+                r = client.post(f"/api/games/{game}/action", json={"action": legal[0]["token"],
+                                                                   "version": after},
                                 headers={**as_seat(game, 2), **ORIGIN})
                 received.append(r.text)
     received.append(client.get(f"/api/games/{game}/record", headers=as_seat(game, 2)).text)
@@ -193,7 +196,8 @@ def test_a_resigned_seat_is_played_by_greedy_to_the_end_and_can_no_longer_act(cl
     start = new_game(client, [{"kind": "human"}, {"kind": "human"}])
     game = start["game"]
     assert client.post(f"/api/games/{game}/resign", json={}, headers=ORIGIN).status_code == 403
-    r = client.post(f"/api/games/{game}/resign", json={}, headers=with_key(KEYS[game][1]))
+    r = client.post(f"/api/games/{game}/resign", json={"version": start["view"]["version"]},
+                    headers=with_key(KEYS[game][1]))
     assert r.status_code == 200, r.text
     view = r.json()
     assert view["resigned"] == [1] and view["kinds"][0] == "greedy" and view["legal"] == []
@@ -206,12 +210,14 @@ def test_a_resigned_seat_is_played_by_greedy_to_the_end_and_can_no_longer_act(cl
             if v["over"]:
                 break
             if v["legal"]:
-                r = client.post(f"/api/games/{game}/action", json={"action": v["legal"][0]["token"]},
+                r = client.post(f"/api/games/{game}/action", json={"action": v["legal"][0]["token"],
+                                                                   "version": v["version"]},
                                 headers=with_key(KEYS[game][2]))
                 assert r.status_code == 200, r.text
     assert v["over"] and v["resigned"] == [1] and len(v["scores"]) == 2
-    r = client.post(f"/api/games/{game}/action", json={"action": "MINT"}, headers=with_key(KEYS[game][1]))
-    assert r.status_code == 409
+    r = client.post(f"/api/games/{game}/action", json={"action": "MINT", "version": v["version"]},
+                    headers=with_key(KEYS[game][1]))
+    assert r.status_code == 409 and not r.json().get("stale")        # refused for what it is, not its version
 
 
 def test_a_rematch_rotates_the_seats_and_each_key_opens_its_new_seat(client):

@@ -89,8 +89,15 @@ def new_game(client, players=HUMANS_2, **body):
     return remember(r.json())
 
 
-def act(client, game, seat, token):
-    return client.post(f"/api/games/{game}/action", json={"action": token}, headers=as_seat(game, seat))
+def version_of(client, game, seat=0) -> int:
+    return client.get(f"/api/games/{game}/view", headers=as_seat(game, seat)).json()["version"]
+
+
+def act(client, game, seat, token, version=None):
+    """Play `token` as `seat`, chosen from the view of `version` (default: the game's now)."""
+    version = version_of(client, game, seat) if version is None else version
+    return client.post(f"/api/games/{game}/action", json={"action": token, "version": version},
+                       headers=as_seat(game, seat))
 
 
 def my_turn_again(client, ws, game, seat, token):
@@ -220,7 +227,8 @@ def test_undo_takes_back_a_decision_of_the_turn_and_no_more(client):
     start = new_game(client)
     game, view = start["game"], start["view"]
     seat = 1
-    assert client.post(f"/api/games/{game}/undo", json={}, headers=as_seat(game, 1)).status_code == 400
+    assert client.post(f"/api/games/{game}/undo", json={"version": view["version"]},
+                       headers=as_seat(game, 1)).status_code == 400
     while True:                  # the first decision that leaves the same seat to move
         before = view
         view = act(client, game, seat, view["legal"][-1]["token"]).json()
@@ -228,7 +236,7 @@ def test_undo_takes_back_a_decision_of_the_turn_and_no_more(client):
             break
         seat = view["to_move"]
         view = client.get(f"/api/games/{game}/view", headers=as_seat(game, seat)).json()
-    r = client.post(f"/api/games/{game}/undo", json={}, headers=as_seat(game, seat))
+    r = client.post(f"/api/games/{game}/undo", json={"version": view["version"]}, headers=as_seat(game, seat))
     assert r.status_code == 200
     undone = r.json()
     assert undone["ply"] == before["ply"] and undone["legal"] == before["legal"]

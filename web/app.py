@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+import sqlite3
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
+from starlette.responses import JSONResponse
 
 from .api import analysis, explore, games, pages, records, seats
 from .api.common import Server
@@ -24,6 +27,9 @@ from .engine_seat import opener
 from .guard import GuardMiddleware
 from .security import HostPolicy
 from .store import GameStore, MemoryStore
+
+log = logging.getLogger("palais.serve")
+SWEEP_BACKOFF = 16                  # a failing sweeper waits at most this many intervals
 
 
 def open_store(config: ServerConfig) -> GameStore:
@@ -37,17 +43,26 @@ def open_store(config: ServerConfig) -> GameStore:
 
 def create_app(config: ServerConfig | None = None, store: GameStore | None = None) -> Starlette:
     config = config or ServerConfig()
-    store = store or open_store(config)
+    store = store if store is not None else open_store(config)      # (an empty store is falsy: it has a len)
     policy = HostPolicy.of(config.host, config.allow_hosts, config.port)
     server = Server(config, store, policy, opener(config.engine_start_timeout_s, config.engine_overrun_s, config.sandbox))
     if hasattr(store, "bind"):
         store.bind(server)                  # a lasting store brings games back through the server
 
     async def sweep():
-        """End the games left unused past --idle-minutes, every sweep_interval_s."""
+        """End the games left unused past --idle-minutes, every sweep_interval_s. A sweep
+        that fails (a database locked past its busy timeout, say) is logged and tried again,
+        the wait doubling after each failure in a row (at most SWEEP_BACKOFF times)."""
+        failures = 0
         while True:
-            await asyncio.sleep(config.sweep_interval_s)
-            await run_in_threadpool(store.expire_idle)
+            await asyncio.sleep(config.sweep_interval_s * min(2 ** failures, SWEEP_BACKOFF))
+            try:
+                await run_in_threadpool(store.expire_idle)
+                failures = 0
+            except Exception as exc:         # noqa: BLE001 (any fault: the sweeper must live on)
+                failures += 1
+                log.error("sweeping idle games failed (%s: %s); trying again in %g s", type(exc).__name__,
+                          exc, config.sweep_interval_s * min(2 ** failures, SWEEP_BACKOFF))
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -56,15 +71,22 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
             yield
         finally:
             sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
                 await sweeper
-            await run_in_threadpool(store.close_all)
+            await run_in_threadpool(store.close_all)     # every game and engine, whatever failed before
+
+    async def store_failed(request, exc):
+        """A database fault a route did not expect (a damaged or locked file): 503, never 500."""
+        log.error("the game store failed: %s: %s", type(exc).__name__, exc)
+        return JSONResponse({"error": f"the game store failed ({exc}); try again in a moment"},
+                            status_code=503)
 
     routes = []
     for module in (games, seats, records, analysis, explore, pages):
         routes += module.routes(server)
     app = Starlette(routes=routes, lifespan=lifespan,
-                    middleware=[Middleware(GuardMiddleware, policy=policy)])
+                    middleware=[Middleware(GuardMiddleware, policy=policy)],
+                    exception_handlers={sqlite3.Error: store_failed})
     app.state.config = config
     app.state.store = store
     return app

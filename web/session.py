@@ -34,11 +34,36 @@ INFO_INTERVAL_S = 0.25           # at most ~4 info messages a second per thinkin
 
 
 class Refused(PalaisError):
-    """A request the game cannot grant now; `status` is the HTTP status to answer with."""
+    """A request the game cannot grant now; `status` is the HTTP status to answer with, and
+    `extra` more fields of the answer's JSON beside its "error"."""
 
-    def __init__(self, message: str, status: int = 400):
+    def __init__(self, message: str, status: int = 400, extra: dict | None = None):
         super().__init__(message)
         self.status = status
+        self.extra = extra or {}
+
+
+class StoreError(Refused):
+    """The store could not keep a change (a database locked past its busy timeout, a disk
+    full or damaged): 503. The change is then not made in memory either (GameSession._kept)."""
+
+    def __init__(self, why: str):
+        super().__init__(f"the game could not be stored, so nothing was changed: {why}. "
+                         f"Try again in a moment", 503)
+
+
+STORE_RETRY_S = (0.5, 1, 2, 4, 8, 15)     # an engine's decision waits so between tries to store it (then 15 s each)
+
+
+STALE_MESSAGE = "The game moved on: your choice was not played."
+
+
+class Stale(Refused):
+    """A change chosen from a view older than the game (docs/web.md, "version"): nothing is
+    applied; the answer (409) carries the current view, so the page shows it at once."""
+
+    def __init__(self, view: dict):
+        super().__init__(STALE_MESSAGE, 409, {"stale": True, "view": view})
 
 
 def finite(x):
@@ -211,6 +236,35 @@ class GameSession:
 
     # ---- changes ---------------------------------------------------------------------------
 
+    @contextmanager
+    def _kept(self):
+        """A change (lock held) that stands only once it is stored: if the store fails
+        (StoreError), the game and the session go back to how they were, and the error is
+        raised on, so memory never holds a change the store does not."""
+        game = self.game.memento()
+        fields = (self.version, set(self.resigned), list(self.kinds), dict(self.settings),
+                  list(self.seats), set(self._humans), self.last_human, self.thinking, self._held)
+        try:
+            yield
+        except StoreError:
+            self.game.restore(game)
+            new_seats = [seat for seat in self.seats if seat is not None and seat not in fields[4]]
+            (self.version, self.resigned, self.kinds, self.settings, self.seats, self._humans,
+             self.last_human, self.thinking, self._held) = fields
+            for seat in new_seats:
+                seat.close()
+            raise
+
+    def _check_version(self, seat, version) -> None:
+        """Stale unless `version` is the game's: the change was chosen from the view the game
+        shows now (checked under the lock that makes the change, so two requests chosen from
+        one view can never both pass)."""
+        if type(version) is not int:
+            raise Refused("version: expected the version (a whole number) of the view this "
+                          f"choice was made from, got {str(version)[:40]!r}")
+        if version != self.version:
+            raise Stale(self.view(seat))
+
     def _check_decision(self, seat) -> None:
         game = self.game
         if seat is None:
@@ -225,10 +279,12 @@ class GameSession:
         if game.state.to_move != seat:
             raise Refused(f"it is seat {game.state.to_move + 1}'s decision, not seat {seat + 1}'s", 409)
 
-    def act(self, seat, token) -> dict:
-        """A person's decision, by its notation token (engine/notation.py's parser); the
-        seat's View after it."""
+    def act(self, seat, token, version) -> dict:
+        """A person's decision, by its notation token (engine/notation.py's parser), chosen
+        from the View of `version`; the seat's View after it."""
         with self.lock:
+            if seat is not None:
+                self._check_version(seat, version)
             self._check_decision(seat)
             state = self.game.state
             if not isinstance(token, str) or len(token) > 32:
@@ -239,45 +295,55 @@ class GameSession:
                 raise Refused(f"{exc}; legal: {legal_text(state)}") from None
             if action not in state.legal_actions():
                 raise Refused(f"{action_to_token(action)!r} is not legal here; legal: {legal_text(state)}")
-            self.game.play(action)
-            self.last_human = seat
-            return self._changed_for(seat)
+            with self._kept():
+                self.game.play(action)
+                self.last_human = seat
+                self._changed(start_engine=False)
+            return self.view(seat)
 
-    def undo(self, seat) -> dict:
-        """Take back the seat's last decision of its turn; its View after."""
+    def undo(self, seat, version) -> dict:
+        """Take back the seat's last decision of its turn, chosen from the View of `version`;
+        its View after."""
         with self.lock:
+            if seat is not None:
+                self._check_version(seat, version)
             self._check_decision(seat)
-            try:
+            if not self.game.can_take_back():
+                self.game.take_back()              # its PalaisError says why (nothing changes)
+            with self._kept():
                 self.game.take_back()
-            except PalaisError as exc:
-                raise Refused(str(exc)) from None
-            return self._changed_for(seat)
+                self._changed(start_engine=False)
+            return self.view(seat)
 
-    def resign(self, seat) -> dict:
-        """The person of `seat` leaves (docs/web.md, "Resign"). The rules know no
-        resignation, so the game goes on: from now on the built-in greedy player plays the
-        seat's decisions, to the end, and the seat is scored like any other (marked
-        resigned). The seat's key still shows its view; it may no longer act."""
+    def resign(self, seat, version) -> dict:
+        """The person of `seat` leaves (docs/web.md, "Resign"), chosen from the View of
+        `version`. The rules know no resignation, so the game goes on: from now on the
+        built-in greedy player plays the seat's decisions, to the end, and the seat is scored
+        like any other (marked resigned). The seat's key still shows its view; it may no
+        longer act."""
         with self.lock:
             if seat is None:
                 raise Refused("only a seat's own link may resign it", 403)
+            self._check_version(seat, version)
             if self.game.over():
                 raise Refused("the game is over", 409)
             if seat not in self._humans:
                 raise Refused(f"seat {seat + 1} is not played by a person", 409)
             spec = SeatSpec(RESIGNED_PLAYER)
-            self.seats[seat] = KeptSeat(spec, self.limits, self.seed * 10 + seat,
-                                        self.engine_restarts, self.open_seat)
-            self._humans.discard(seat)
-            self.resigned.add(seat)
-            self.kinds[seat] = RESIGNED_PLAYER
-            players = list(self.settings.get("players", []))
-            if seat < len(players):
-                players[seat] = {"kind": "engine", "name": RESIGNED_PLAYER}
-                self.settings["players"] = players
-            self.settings["resigned"] = sorted(self.resigned)
-            self.game.let_stand()
-            return self._changed_for(seat)
+            with self._kept():
+                self.seats[seat] = KeptSeat(spec, self.limits, self.seed * 10 + seat,
+                                            self.engine_restarts, self.open_seat)
+                self._humans = self._humans - {seat}
+                self.resigned = self.resigned | {seat}
+                self.kinds[seat] = RESIGNED_PLAYER
+                players = list(self.settings.get("players", []))
+                if seat < len(players):
+                    players[seat] = {"kind": "engine", "name": RESIGNED_PLAYER}
+                    self.settings["players"] = players
+                self.settings["resigned"] = sorted(self.resigned)
+                self.game.let_stand()
+                self._changed(start_engine=False)
+            return self.view(seat)
 
     def start(self, seat) -> dict:
         """Deal with what is due at once (card draws) and tell the watchers; `seat`'s View.
@@ -301,11 +367,14 @@ class GameSession:
                 self._start_engine(q)
 
     def _changed(self, start_engine: bool = True) -> None:
-        """After any change (lock held): draw due cards, hand the turn to an engine seat if it
+        """After any change (lock held): draw due cards, store the game (a StoreError goes
+        up before anything else happens: see _kept), hand the turn to an engine seat if it
         is one's (held back until release() unless `start_engine`), and push the new views."""
         self.version += 1
         self.touch()
         self.game.draw_cards()
+        if self.on_change is not None and not self.closed:
+            self.on_change(self)
         if not self.closed and not self.game.over() and self.thinking < 0:
             q = self.game.state.to_move
             if self.seats[q] is not None:
@@ -314,8 +383,6 @@ class GameSession:
                     self._start_engine(q)
                 else:
                     self._held = q
-        if self.on_change is not None and not self.closed:
-            self.on_change(self)
         self._push_views()
 
     def _start_engine(self, q: int) -> None:
@@ -342,6 +409,8 @@ class GameSession:
                           "pv": public_line(info.pv), "iterations": info.iterations})
 
         while not seat.failed:
+            with self.lock:
+                searched_from = self.version     # its decision stands only against this version
             try:
                 actions, problem = seat.choose_turn(self.game, on_info), None
             except EngineFailed as exc:
@@ -351,9 +420,14 @@ class GameSession:
             with self.lock:
                 if self.closed:
                     return
-                if problem is None and self._play_engine_actions(q, actions):
+                if self.version != searched_from:
+                    # The game changed while it searched (a resignation, say): its decision
+                    # was made for a game that no longer is. Dropped; the seat is asked again
+                    # if the decision is still its own.
                     self.thinking = -1
                     self._changed()
+                    return
+                if problem is None and self._store_engine_turn(q, actions):
                     return
             problem = problem or f"engine seat {q + 1} gave no legal action"
             seat.replace(problem)
@@ -366,12 +440,37 @@ class GameSession:
         with self.lock:
             if self.closed:
                 return
-            try:
-                turn = choose_turn(self._fallback, self.game.state, q, SearchLimits(iterations=1))[0]
-                self._play_engine_actions(q, turn)
-            finally:
+            turn = choose_turn(self._fallback, self.game.state, q, SearchLimits(iterations=1))[0]
+            if not self._store_engine_turn(q, turn):
                 self.thinking = -1
-            self._changed()
+                self._changed()
+
+    def _store_engine_turn(self, q: int, actions) -> bool:
+        """Play and store an engine's decision (lock held); whether any of it was legal. A
+        store that fails is tried again with growing waits (the lock let go meanwhile, the
+        game waiting, the watchers told), while the game is still where the engine searched."""
+        searched_from = self.version
+        tries = 0
+        while True:
+            try:
+                with self._kept():
+                    if not self._play_engine_actions(q, actions):
+                        return False
+                    self.thinking = -1
+                    self._changed()
+                return True
+            except StoreError as exc:
+                wait = STORE_RETRY_S[min(tries, len(STORE_RETRY_S) - 1)]
+                tries += 1
+                self.publish({"type": "error", "error": f"{exc} (engine seat {q + 1}'s decision: "
+                                                        f"trying again in {wait:g} s)"})
+                self.lock.release()
+                try:
+                    time.sleep(wait)
+                finally:
+                    self.lock.acquire()
+                if self.closed or self.version != searched_from:
+                    return True                # the game went on without it (closed, or changed)
 
     def _failure_line(self, q: int, problem: str) -> str:
         seat = self.seats[q]

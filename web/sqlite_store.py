@@ -28,7 +28,7 @@ from play.game import SECRET_HEADER, PlayGame
 from engine.state import State
 
 from .credentials import SeatKeys
-from .session import Refused
+from .session import Refused, StoreError
 from .store import NO_SUCH_GAME, MemoryStore
 
 SCHEMA_VERSION = 1
@@ -61,13 +61,16 @@ CREATE INDEX games_touched ON games(touched);
 MIGRATIONS = {}                     # version k -> SQL bringing a file from k to k + 1
 DAY_S = 24 * 3600
 VERSION_MARGIN = 1000
+BUSY_TIMEOUT_MS = 5000              # how long a write waits for a file another program holds locked
+DAMAGED_HELP = ("Restore a backup of the file, or start with a new one (--db NEW_FILE); "
+                "`sqlite3 FILE .recover` may save its games")
 
 
 class SqliteStore(MemoryStore):
     keeps_games = True               # an evicted game leaves memory, not the database
 
     def __init__(self, path: str, max_games: int, idle_s=None, clock=time.monotonic,
-                 keep_days: int = 30, wall=time.time):
+                 keep_days: int = 30, wall=time.time, busy_timeout_ms: int = BUSY_TIMEOUT_MS):
         super().__init__(max_games, idle_s, clock)
         self.path = path
         self.keep_days = keep_days
@@ -80,10 +83,14 @@ class SqliteStore(MemoryStore):
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")    # durable across a process crash
             self.db.execute("PRAGMA foreign_keys=ON")
-            self.db.execute("PRAGMA busy_timeout=5000")
+            self.db.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
             self._schema()
+            found = self.db.execute("PRAGMA quick_check").fetchone()[0]
         except sqlite3.Error as exc:
-            raise PalaisError(f"--db {path}: cannot open the database: {exc}") from None
+            raise PalaisError(f"--db {path}: cannot open the database: {exc}. {DAMAGED_HELP}") from None
+        if found != "ok":
+            raise PalaisError(f"--db {path}: the database is damaged (SQLite's quick_check: "
+                              f"{found}). {DAMAGED_HELP}")
 
     def _schema(self) -> None:
         version = self.db.execute("PRAGMA user_version").fetchone()[0]
@@ -160,9 +167,9 @@ class SqliteStore(MemoryStore):
                     db.executemany("UPDATE seats SET kind=? WHERE game=? AND seat=?",
                                    [(session.kinds[q], session.id, q) for q in session.resigned])
                 db.execute("COMMIT")
-        except sqlite3.Error:
+        except sqlite3.Error as exc:
             self._rollback()
-            raise
+            raise StoreError(f"{self.path}: {exc}") from None
 
     def _rollback(self) -> None:
         with self._tx() as db:

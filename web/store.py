@@ -19,6 +19,7 @@ its game.
 
 from __future__ import annotations
 
+import logging
 import secrets
 import threading
 import time
@@ -26,6 +27,8 @@ from abc import ABC, abstractmethod
 
 from .session import Refused
 
+
+log = logging.getLogger("palais.serve")
 
 NO_SUCH_GAME = "no such game (it may have ended, been deleted, or been pruned)"
 
@@ -88,8 +91,12 @@ class MemoryStore(GameStore):
 
     def _take_place(self, game_id: str, advice: str) -> None:
         """Count `game_id` towards --max-games now, making room by evicting the finished,
-        unwatched game touched longest ago; Refused 429 (with `advice`) when none can go."""
-        self.expire_idle()
+        unwatched game touched longest ago; Refused 429 (with `advice`) when none can go.
+        A sweep that fails first (a locked database) is logged: the new game goes on."""
+        try:
+            self.expire_idle()
+        except Exception as exc:              # noqa: BLE001 (housekeeping must not refuse a game)
+            log.error("sweeping idle games before a new one failed (%s: %s)", type(exc).__name__, exc)
         evicted = None
         with self._lock:
             if len(self._games) >= self.max_games:

@@ -47,7 +47,7 @@ def api(handler):
         try:
             return await handler(request)
         except Refused as exc:
-            return error(str(exc), exc.status)
+            return JSONResponse({"error": str(exc), **exc.extra}, status_code=exc.status)
         except PalaisError as exc:
             return error(str(exc))
     return wrapper

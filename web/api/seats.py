@@ -16,7 +16,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from search.params import SearchLimits
 
 from ..inputs import int_field, json_body
-from ..session import RESTART, Refused, Watcher
+from ..i18n import translator
+from ..session import RESTART, STALE_MESSAGE, Refused, Stale, Watcher
 from .common import Server, access, answer, language, seat_route
 
 MAX_HINTS = 10
@@ -44,20 +45,23 @@ def routes(server: Server) -> list:
         access.session.release()
         return JSONResponse(access.session.view(access.seat))
 
-    @seat_route(server)
-    async def post_action(request, access):
-        data = await json_body(request, config.max_message_bytes)
-        return answer(access.session.act(access.seat, data.get("action")), access.session)
+    def change(change):
+        """A seat's change (act, undo, resign) from a body {"version": V, "lang": L, ...}:
+        its answer, or a Stale refusal whose message is in the seat's language."""
+        @seat_route(server)
+        async def route(request, access):
+            data = await json_body(request, config.max_message_bytes)
+            lang = language(server, data)
+            try:
+                view = change(access.session, access.seat, data)
+            except Stale as exc:
+                raise Refused(translator(lang)(STALE_MESSAGE), exc.status, exc.extra) from None
+            return answer(view, access.session)
+        return route
 
-    @seat_route(server)
-    async def post_undo(request, access):
-        await json_body(request, config.max_message_bytes)
-        return answer(access.session.undo(access.seat), access.session)
-
-    @seat_route(server)
-    async def post_resign(request, access):
-        await json_body(request, config.max_message_bytes)
-        return answer(access.session.resign(access.seat), access.session)
+    post_action = change(lambda session, seat, data: session.act(seat, data.get("action"), data.get("version")))
+    post_undo = change(lambda session, seat, data: session.undo(seat, data.get("version")))
+    post_resign = change(lambda session, seat, data: session.resign(seat, data.get("version")))
 
     @seat_route(server)
     async def post_hint(request, access):
@@ -76,13 +80,17 @@ def routes(server: Server) -> list:
 
     async def hello(websocket: WebSocket):
         """The socket's first message, {"key": KEY or null}: the seat it watches as."""
+        expected = "expected a first message {\"key\": KEY or null}"
         try:
             message = await asyncio.wait_for(websocket.receive_json(), HELLO_TIMEOUT_S)
-        except (asyncio.TimeoutError, ValueError, KeyError):
-            raise Refused("expected a first message {\"key\": KEY or null}") from None
+        except (asyncio.TimeoutError, ValueError, KeyError, TypeError, RecursionError):
+            raise Refused(expected) from None        # (nested too deep for the parser: RecursionError)
         if not isinstance(message, dict):
-            raise Refused("expected a first message {\"key\": KEY or null}")
-        return message.get("key")
+            raise Refused(expected)
+        key = message.get("key")
+        if key is not None and not isinstance(key, str):
+            raise Refused(expected)
+        return key
 
     async def game_socket(websocket: WebSocket):
         await websocket.accept()

@@ -3,9 +3,10 @@
 // message is the server's one-line {"error": ...}, so the page can show it as it is.
 
 export class ApiError extends Error {
-  constructor(status, message) {
+  constructor(status, message, data = null) {
     super(message);
     this.status = status;
+    this.data = data;            // the answer's whole JSON: a stale change's current `view`
   }
 }
 
@@ -51,7 +52,7 @@ async function send(method, path, body, raw, key, asText = false) {
   }
   if (!response.ok) {
     const message = data && data.error ? data.error : `${response.status} ${response.statusText}`;
-    throw new ApiError(response.status, message);
+    throw new ApiError(response.status, message, data);
   }
   return data;
 }
@@ -63,9 +64,11 @@ export const api = {
   catalog: (lang) => request("GET", `/api/i18n/${encodeURIComponent(lang)}`),
   newGame: (settings) => request("POST", "/api/games", settings),
   view: (id, key) => request("GET", `${game(id)}/view`, undefined, false, key),
-  act: (id, key, token) => request("POST", `${game(id)}/action`, { action: token }, false, key),
-  undo: (id, key) => request("POST", `${game(id)}/undo`, {}, false, key),
-  resign: (id, key) => request("POST", `${game(id)}/resign`, {}, false, key),
+  // A change names the version of the view it was chosen from: the server plays it only if
+  // the game is still there (else 409 with the current view; docs/web.md, "version").
+  act: (id, key, token, version, lang) => request("POST", `${game(id)}/action`, { action: token, version, lang }, false, key),
+  undo: (id, key, version, lang) => request("POST", `${game(id)}/undo`, { version, lang }, false, key),
+  resign: (id, key, version, lang) => request("POST", `${game(id)}/resign`, { version, lang }, false, key),
   hint: (id, key, lang) => request("POST", `${game(id)}/hint`, { top: 3, lang }, false, key),
   position: (id, ply, key) => request("GET", `${game(id)}/position?ply=${ply}`, undefined, false, key),
   analyse: (id, key, lang) => request("POST", `${game(id)}/analyse`, { budget_ms: null, lang }, false, key),

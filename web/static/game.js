@@ -30,11 +30,24 @@ export async function guarded(work) {
     showError("");
     await work();
   } catch (error) {
-    showError(error.message || String(error));
+    if (isStale(error)) {
+      // Chosen from a view the game has left (another tab or device, a missed message):
+      // nothing was played; show where the game is now, and say so.
+      await receiveView(error.data.view);
+      showError(t("The game moved on: your choice was not played."));
+    } else {
+      showError(error.message || String(error));
+    }
   } finally {
     state.busy = false;
   }
 }
+
+const isStale = (error) => error && error.status === 409 && error.data && error.data.stale && error.data.view;
+
+// A change (an action, a take-back, a resignation) is sent with the version of the view it
+// was chosen from.
+const shownVersion = () => state.view.version;
 
 // ---- the game and its socket ----------------------------------------------------------
 
@@ -169,7 +182,7 @@ export const select = (room) => update({ selectedFrom: room });
 
 export async function act(token) {
   await guarded(async () => {
-    const view = await api.act(state.gameId, keyOf(state.seat), token);
+    const view = await api.act(state.gameId, keyOf(state.seat), token, shownVersion(), language());
     state.selectedFrom = null;
     state.hints = null;
     await receiveView(view);
@@ -179,7 +192,7 @@ export async function act(token) {
 export async function undo() {
   if (!state.view || !state.view.can_undo || state.review) return;
   await guarded(async () => {
-    const view = await api.undo(state.gameId, keyOf(state.seat));
+    const view = await api.undo(state.gameId, keyOf(state.seat), shownVersion(), language());
     state.hints = null;
     state.selectedFrom = null;
     await receiveView(view);
@@ -197,7 +210,7 @@ export async function hint() {
 
 export async function resign() {
   if (!window.confirm(t("Resign? The built-in greedy player plays your seat to the end of the game."))) return;
-  await guarded(async () => receiveView(await api.resign(state.gameId, keyOf(state.seat))));
+  await guarded(async () => receiveView(await api.resign(state.gameId, keyOf(state.seat), shownVersion(), language())));
 }
 
 // In a rematch every seat moves one place on: seat n's key now opens seat n + 1.

@@ -1,0 +1,218 @@
+"""The server's fault paths (issue 38): a database that is locked or damaged, a sweeper that
+meets an error, a WebSocket's first message of any shape. The store is the truth: a change
+it cannot keep is not made in memory either, and the answer says so (503)."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+import time
+
+import pytest
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from engine.errors import PalaisError
+from web.app import create_app
+from web.config import ServerConfig
+from web.sqlite_store import SqliteStore
+
+from test_web_server import BASE, HUMANS_2, ORIGIN, as_seat, new_game, remember  # noqa: F401
+
+WS = "ws://127.0.0.1:8000"
+
+
+def db_app(path, **settings):
+    config = ServerConfig(db=str(path), seeds=random.Random(0), hint_iterations=50, **settings)
+    store = SqliteStore(str(path), config.max_games, config.idle_minutes * 60, busy_timeout_ms=200)
+    return TestClient(create_app(config, store), base_url=BASE)
+
+
+class Locked:
+    """Another program holding the database file locked for writing (a backup, a shell)."""
+
+    def __init__(self, path):
+        self.db = sqlite3.connect(str(path), isolation_level=None)
+
+    def __enter__(self):
+        self.db.execute("BEGIN IMMEDIATE")
+        return self
+
+    def __exit__(self, *exc):
+        self.db.execute("ROLLBACK")
+        self.db.close()
+
+
+def stored_actions(path, game) -> int:
+    import json
+    with sqlite3.connect(str(path)) as db:
+        return len(json.loads(db.execute("SELECT actions FROM games WHERE id=?", (game,)).fetchone()[0]))
+
+
+def test_a_move_the_database_cannot_keep_is_not_played_and_can_be_tried_again(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    with db_app(path) as client:
+        start = new_game(client)
+        game, view = start["game"], start["view"]
+        body = {"action": view["legal"][0]["token"], "version": view["version"]}
+        with Locked(path):
+            refused = client.post(f"/api/games/{game}/action", json=body, headers=as_seat(game, 1))
+            assert refused.status_code == 503
+            assert refused.json()["error"].startswith("the game could not be stored, so nothing was changed")
+            now = client.get(f"/api/games/{game}/view", headers=as_seat(game, 1)).json()
+            assert now["ply"] == view["ply"] and now["version"] == view["version"]    # memory as it was
+            assert stored_actions(path, game) == 0
+            undo = client.post(f"/api/games/{game}/undo", json={"version": view["version"]}, headers=as_seat(game, 1))
+            assert undo.status_code == 400                                          # nothing to take back
+        again = client.post(f"/api/games/{game}/action", json=body, headers=as_seat(game, 1))
+        assert again.status_code == 200 and again.json()["ply"] == view["ply"] + 1
+        assert stored_actions(path, game) == 1
+
+
+def test_a_resignation_the_database_cannot_keep_leaves_the_seat_to_its_person(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    with db_app(path) as client:
+        start = new_game(client)
+        game, view = start["game"], start["view"]
+        with Locked(path):
+            r = client.post(f"/api/games/{game}/resign", json={"version": view["version"]}, headers=as_seat(game, 1))
+            assert r.status_code == 503
+        now = client.get(f"/api/games/{game}/view", headers=as_seat(game, 1)).json()
+        assert now["resigned"] == [] and now["kinds"][0] == "human" and now["legal"]
+        session = client.app.state.store.get(game)
+        assert session.seats[0] is None                                 # no greedy player left running
+
+
+def test_the_sweeper_lives_on_after_a_failure_and_stopping_closes_every_game(tmp_path, caplog):
+    path = tmp_path / "games.sqlite3"
+    calls = []
+    with db_app(path, sweep_interval_s=0.05) as client:
+        store = client.app.state.store
+        real = store.expire_idle
+        def flaky():
+            calls.append(time.monotonic())
+            if len(calls) == 1:
+                raise sqlite3.OperationalError("database is locked")
+            return real()
+
+        game = new_game(client)["game"]
+        session = store.get(game)
+        store.expire_idle = flaky                    # from now on only the sweeper calls it
+        deadline = time.monotonic() + 10
+        while len(calls) < 3:
+            assert time.monotonic() < deadline, "the sweeper stopped after its failure"
+            time.sleep(0.02)
+    assert "sweeping idle games failed (OperationalError: database is locked)" in caplog.text
+    assert session.closed                                               # closed when the server stopped
+
+
+def test_a_damaged_database_is_refused_at_start_saying_what_to_do(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    with db_app(path) as client:
+        for seed in range(3):
+            new_game(client, seed=seed)
+    with sqlite3.connect(str(path)) as db:                            # everything into the main file
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        page = db.execute("PRAGMA page_size").fetchone()[0]
+    data = bytearray(path.read_bytes())
+    assert len(data) >= 3 * page
+    for start in range(page, len(data), page):                       # every page's header scribbled over
+        data[start:start + 8] = b"\x0d\xff\xff\xff\xff\xff\xff\xff"
+    path.write_bytes(bytes(data))
+    with pytest.raises(PalaisError) as refused:
+        SqliteStore(str(path), 4)
+    message = str(refused.value)
+    assert message.startswith(f"--db {path}: ") and "Restore a backup of the file, or start with a new one" in message
+    garbage = tmp_path / "not-a-db.sqlite3"
+    garbage.write_bytes(b"hello, this is not a database" * 100)
+    with pytest.raises(PalaisError, match="cannot open the database: file is not a database. Restore a backup"):
+        SqliteStore(str(garbage), 4)
+
+
+def test_a_database_fault_a_route_meets_later_answers_503_not_500(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    with db_app(path) as client:
+        game = new_game(client)["game"]
+
+        def broken(_ids):
+            raise sqlite3.DatabaseError("database disk image is malformed")
+
+        client.app.state.store.summaries = broken
+        r = client.post("/api/my-games", json={"games": [game]}, headers=ORIGIN)
+        assert r.status_code == 503
+        assert r.json()["error"] == ("the game store failed (database disk image is malformed); "
+                                     "try again in a moment")
+
+
+MALFORMED = [b"[" * 2040 + b"]" * 2040, b"{\"key\": " + b"[" * 3000 + b"]" * 3000 + b"}", b"not json",
+             b"\xff\xfe", b"[]", b"null", b"3", b"{\"key\": 5}", b"{\"key\": {\"a\": 1}}", b""]
+
+
+@pytest.mark.parametrize("raw", MALFORMED, ids=range(len(MALFORMED)))
+def test_any_malformed_first_websocket_message_gets_1008_and_an_error(tmp_path, raw):
+    with db_app(tmp_path / "games.sqlite3") as client:
+        game = new_game(client)["game"]
+        with client.websocket_connect(f"{WS}/ws/games/{game}", headers=ORIGIN) as ws:
+            ws.send_bytes(raw) if raw[:1] == b"\xff" else ws.send_text(raw.decode())
+            message = ws.receive_json()
+            assert message == {"type": "error", "error": "expected a first message {\"key\": KEY or null}"}
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 1008
+
+
+def test_a_new_game_is_made_even_when_the_sweep_before_it_fails(tmp_path, caplog):
+    with db_app(tmp_path / "games.sqlite3") as client:
+        store = client.app.state.store
+
+        def locked():
+            raise sqlite3.OperationalError("database is locked")
+
+        store.expire_idle = locked
+        assert new_game(client)["view"]["ply"] == 0
+    assert "sweeping idle games before a new one failed (OperationalError: database is locked)" in caplog.text
+
+
+def test_an_engine_decision_the_store_cannot_keep_is_tried_again_while_the_game_waits(monkeypatch):
+    """The store fails twice as the engine's decision is kept: the game waits (its view
+    unchanged, the watchers told), and the third try keeps it, played once."""
+    import web.session as sessions
+    from engine.state import State
+    from play.game import PlayGame
+    from play.seats import SeatSpec, open_seat
+    from search.params import SearchLimits
+    from web.session import GameSession, StoreError, Watcher
+
+    import threading
+
+    monkeypatch.setattr(sessions, "STORE_RETRY_S", (0.01, 0.02))
+    stored, failures = [], [0]
+
+    def keep(session):
+        """The store: it fails the first two times an engine's decision is kept."""
+        if threading.current_thread().name.startswith("engine-") and failures[0] < 2:
+            failures[0] += 1
+            raise StoreError("database is locked")
+        stored.append(len(session.game.actions))
+
+    game = PlayGame(State.new_game(2, seed=3), 3, ["a", "b"])
+    session = GameSession("g", game, ["human", "greedy"], [SeatSpec("human"), SeatSpec("greedy")],
+                          SearchLimits(iterations=5), 3, open_seat=open_seat, on_change=keep)
+    messages = []
+    session.watch(Watcher(None, messages.append))
+    try:
+        view = session.start(0)
+        while session.game.state.to_move == 0:
+            view = session.act(0, view["legal"][0]["token"], view["version"])
+        ply = len(session.game.actions)
+        session.release()
+        deadline = time.monotonic() + 30
+        while session.thinking >= 0 or len(session.game.actions) == ply:
+            assert time.monotonic() < deadline, "the engine's decision was never kept"
+            time.sleep(0.01)
+    finally:
+        session.close()
+    assert failures[0] == 2
+    errors = [m["error"] for m in messages if m and m.get("type") == "error"]
+    assert sum("could not be stored" in e and "trying again in" in e for e in errors) == 2
+    assert stored[-1] == len(session.game.actions) > ply                  # kept on the third try
