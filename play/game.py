@@ -162,6 +162,23 @@ class PlayGame:
         self._undo = [(s.copy(), n) for s, n in undo]
         self.chance = ChanceStream(self.secret, self.seed, drawn=draws_made(self.actions))
 
+    def rebuild_take_backs(self, stood_at: int = 0) -> None:
+        """The take-backs of the turn in progress, made again from the actions (a game
+        brought back from its record has none): as play() and draw_cards() keep them, less
+        those before `stood_at` (the ply of the last let_stand())."""
+        state, undo = self._start.copy(), []
+        for i, (action, drawer) in enumerate(zip(self.actions, self.drawers)):
+            if drawer is not None:                  # a card drawn: what came before stands
+                state.apply(action)
+                undo.clear()
+                continue
+            seat = state.to_move
+            undo.append((state.copy(), i))
+            state.apply(action)
+            if state.is_terminal() or state.to_move != seat:
+                undo.clear()
+        self._undo = [(s, i) for s, i in undo if i >= stood_at]
+
     def seen_by(self, seat: int) -> list:
         """The moves so far as `seat` may see them: others' draws as `?` (for PRI engines)."""
         return seen_by(seat, zip(self.actions, self.drawers))

@@ -224,3 +224,38 @@ def test_a_server_killed_mid_game_goes_on_exactly_as_without_the_kill(tmp_path):
     killed = game_on(tmp_path / "killed.sqlite3", 30)
     assert "[Scores " in straight
     assert straight == killed
+
+
+def test_the_take_backs_of_the_turn_in_progress_survive_a_restart(tmp_path):
+    """Seat 1 places its first servants (each a decision of one turn, each undoable); after
+    a restart the same take-backs are there, and take the game back to the same positions.
+    A resignation stands: its turn's take-backs do not come back."""
+    path = tmp_path / "games.sqlite3"
+    with db_client(path) as c:
+        start = remember(c.post("/api/games", json={"players": [{"kind": "human"}] * 3, "seed": 4}).json())
+        game, view = start["game"], start["view"]
+        views = [view]
+        for _ in range(3):
+            view = c.post(f"/api/games/{game}/action", json={"action": view["legal"][0]["token"],
+                                                             "version": view["version"]},
+                          headers=as_seat(game, 1)).json()
+            views.append(view)
+        assert view["can_undo"] and view["to_move"] == 1
+    with db_client(path) as c:                              # the server started again
+        back = c.get(f"/api/games/{game}/view", headers=as_seat(game, 1)).json()
+        assert back["can_undo"] and back["ply"] == view["ply"]
+        for before in reversed(views[:-1]):                 # each take-back, to the turn's start
+            back = c.post(f"/api/games/{game}/undo", json={"version": back["version"]},
+                          headers=as_seat(game, 1)).json()
+            assert back["ply"] == before["ply"] and back["legal"] == before["legal"]
+        assert not back["can_undo"]
+        after = c.post(f"/api/games/{game}/action", json={"action": back["legal"][0]["token"],
+                                                          "version": back["version"]},
+                       headers=as_seat(game, 1)).json()
+        assert after["can_undo"]
+        resigned = c.post(f"/api/games/{game}/resign", json={"version": after["version"]},
+                          headers=as_seat(game, 2)).json()
+        assert resigned["resigned"] == [2]
+    with db_client(path) as c:
+        back = c.get(f"/api/games/{game}/view", headers=as_seat(game, 1)).json()
+        assert not back["can_undo"]                         # the resignation let the turn stand

@@ -216,3 +216,45 @@ def test_an_engine_decision_the_store_cannot_keep_is_tried_again_while_the_game_
     errors = [m["error"] for m in messages if m and m.get("type") == "error"]
     assert sum("could not be stored" in e and "trying again in" in e for e in errors) == 2
     assert stored[-1] == len(session.game.actions) > ply                  # kept on the third try
+
+
+def test_sockets_past_their_caps_are_refused_and_requests_still_answer(tmp_path):
+    """A flood of spectator sockets of one game (any local program can make a game and
+    watch it) is refused past its cap with 1013, as are a seat's past its own; the players'
+    requests still answer, and a socket that closes frees its place."""
+    from contextlib import ExitStack, contextmanager
+    with db_app(tmp_path / "games.sqlite3", max_spectator_sockets=3, max_seat_sockets=2, max_sockets=6) as client:
+        game = new_game(client)["game"]
+        other = new_game(client, seed=8)["game"]
+
+        @contextmanager
+        def opened(game_id, key=None):
+            with client.websocket_connect(f"{WS}/ws/games/{game_id}", headers=ORIGIN) as ws:
+                ws.send_json({"key": key})
+                yield ws
+
+        def refused(game_id, key=None):
+            with client.websocket_connect(f"{WS}/ws/games/{game_id}", headers=ORIGIN) as ws:
+                ws.send_json({"key": key})
+                message = ws.receive_json()
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    ws.receive_json()
+            return message, closed.value.code
+
+        from test_web_server import KEYS
+        with ExitStack() as stack:
+            watching = [stack.enter_context(opened(game)) for _ in range(3)]
+            assert all(ws.receive_json()["type"] == "view" for ws in watching)
+            message, code = refused(game)
+            assert code == 1013 and "3 live connections are open for spectators of this game" in message["error"]
+            seat = [stack.enter_context(opened(game, KEYS[game][1])) for _ in range(2)]
+            assert all(ws.receive_json()["view"]["seat"] == 1 for ws in seat)
+            message, code = refused(game, KEYS[game][1])
+            assert code == 1013 and "for seat 1 of this game" in message["error"]
+            assert client.get(f"/api/games/{game}/view", headers=as_seat(game, 1)).status_code == 200
+            stack.enter_context(opened(other)).receive_json()               # the sixth: the server's cap
+            message, code = refused(other)
+            assert code == 1013 and "the server has 6 live connections open" in message["error"]
+            assert client.get(f"/api/games/{other}/view").status_code == 200   # requests still answer
+        with opened(game) as again:                                           # closed ones freed their places
+            assert again.receive_json()["type"] == "view"

@@ -253,3 +253,39 @@ def test_a_record_loaded_as_a_new_game_can_give_any_seat_to_an_engine(client):
     assert r.status_code == 400 and r.json()["error"].startswith("players: expected 2")
     r = client.post("/api/records?players=human,nobody", content=text.encode(), headers=ORIGIN)
     assert r.status_code == 400 and "no player 'nobody'" in r.json()["error"]
+
+
+def test_a_rematch_waits_for_the_end_and_gives_no_person_the_seat_an_engine_plays(client):
+    """Seat 3's person resigns (greedy plays it): the rematch, allowed only once the game is
+    over, gives the seat greedy plays no key, so that person's key opens no engine's hand."""
+    start = new_game(client, [{"kind": "human"}] * 3, options={"round_cap": 1})
+    game = start["game"]
+    r = client.post(f"/api/games/{game}/resign", json={"version": start["view"]["version"]},
+                    headers=with_key(KEYS[game][3]))
+    assert r.status_code == 200
+    early = client.post(f"/api/games/{game}/rematch", json={}, headers={**as_owner(game), **ORIGIN})
+    assert early.status_code == 409 and early.json()["error"] == "a rematch starts once this game is over"
+    with watch(client, game, 1) as ws:
+        for _ in range(20000):
+            v = ws.receive_json().get("view")
+            if v is None:
+                continue
+            if v["over"]:
+                break
+            seat = v["to_move"]
+            if seat in (1, 2) and not v["thinking"]:
+                mover = client.get(f"/api/games/{game}/view", headers=with_key(KEYS[game][seat])).json()
+                if mover["legal"]:
+                    client.post(f"/api/games/{game}/action", json={"action": mover["legal"][0]["token"],
+                                                                   "version": mover["version"]},
+                                headers=with_key(KEYS[game][seat]))
+    assert v["over"]
+    r = client.post(f"/api/games/{game}/rematch", json={}, headers={**as_owner(game), **ORIGIN})
+    assert r.status_code == 200, r.text
+    new = r.json()["game"]
+    assert r.json()["view"]["kinds"] == ["greedy", "human", "human"]    # seats moved one place on
+    resigned_key = client.get(f"/api/games/{new}/view", headers={"x-palais-key": KEYS[game][3]}).json()
+    assert resigned_key["seat"] == 0                                    # a spectator: no engine's hand
+    assert all(p["hand"] is None for p in resigned_key["players"])
+    for seat in (1, 2):                                                 # the people keep their places
+        assert client.get(f"/api/games/{new}/view", headers={"x-palais-key": KEYS[game][seat]}).json()["seat"] == seat + 1

@@ -1210,3 +1210,31 @@ def test_palais_serve_offers_the_engines_given(monkeypatch):
     assert result.exit_code == 0, result.output
     spec = run[0].state.config.engines[0]
     assert (spec.name, spec.cmd, spec.options) == ("mine", ("sh",), (("Threads", "1"),))
+
+
+def test_the_analysis_of_a_live_uploaded_game_goes_to_its_seats_only(client):
+    """A record of a game still going on, loaded to play on: a seat may have it analysed
+    at once (it shows every hand); a spectator's socket gets none of it, as its routes."""
+    from engine.record import read_record, record_from_actions, write_record
+    rec = read_record(EXAMPLE.read_text())
+    live = record_from_actions(rec.n_players, rec.actions[:30], seed=rec.seed, deal=rec.deal,
+                               layout=rec.layout, names=rec.names, headers=rec.headers)
+    r = client.post("/api/records?players=human,human,human", content=write_record(live).encode(), headers=ORIGIN)
+    assert r.status_code == 200, r.text
+    loaded = remember(r.json())
+    game = loaded["game"]
+    assert not loaded["view"]["over"]
+    with watch(client, game, 0) as spectator, watch(client, game, 1) as seat:
+        assert client.post(f"/api/games/{game}/analyse", json={}).status_code == 403
+        r = client.post(f"/api/games/{game}/analyse", json={"budget_ms": None}, headers=as_seat(game, 1))
+        assert r.json() == {"started": True}
+        while "result" not in (message := seat.receive_json()):
+            assert message["type"] in ("view", "analysis"), message
+        mover = loaded["view"]["to_move"]
+        view = client.get(f"/api/games/{game}/view", headers=as_seat(game, mover)).json()
+        assert act(client, game, mover, view["legal"][0]["token"], view["version"]).status_code == 200
+        seen = []
+        while not ((message := spectator.receive_json())["type"] == "view" and message["view"]["ply"] > view["ply"]):
+            seen.append(message["type"])
+        assert "analysis" not in seen, seen
+    assert client.get(f"/api/games/{game}/analysis").status_code == 403

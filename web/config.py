@@ -38,6 +38,12 @@ class ServerConfig:
     keep_alive_s: int = 5                   # an idle keep-alive connection is closed after this
     max_header_bytes: int = 16 * 1024       # the request line and headers of one request
     max_connections: int = 512              # open connections or requests at once; past it, 503
+    # WebSockets, counted apart so they can never take every connection: at most this many
+    # open at once (half of max_connections, so requests always have room), per game this
+    # many for spectators (no seat key), and per seat this many (a person's tabs and devices).
+    max_sockets: int = 256
+    max_spectator_sockets: int = 32
+    max_seat_sockets: int = 8
     engine_restarts: int = 2                # a failed engine is restarted this often per game
     engine_start_timeout_s: float = 60.0    # a PRI engine's time to start (handshake, isready)
     engine_overrun_s: float = 10.0          # how long past its budget a PRI engine may answer

@@ -341,6 +341,7 @@ class GameSession:
                     players[seat] = {"kind": "engine", "name": RESIGNED_PLAYER}
                     self.settings["players"] = players
                 self.settings["resigned"] = sorted(self.resigned)
+                self.settings["stood_at"] = len(self.game.actions)     # take-backs end here, after a restart too
                 self.game.let_stand()
                 self._changed(start_engine=False)
             return self.view(seat)
@@ -510,6 +511,11 @@ class GameSession:
         finally:
             self.hinting = False
 
+    def analysis_open_to(self, seat) -> bool:
+        """Whether `seat` (None: a spectator) may see the analysis: everyone once the game is
+        over; while an uploaded game goes on, its seats only (it shows every hand)."""
+        return self.game.over() or seat is not None
+
     def start_analysis(self, limits: SearchLimits, seed: int, lang: str = "en") -> None:
         """Analyse the game in a worker thread, pushing `analysis` progress messages and then
         the result. Only for a finished game or an uploaded record: the engine's preferred
@@ -531,7 +537,7 @@ class GameSession:
         def progress(done, total):
             if self.closed:
                 raise _Closed()
-            self.publish({"type": "analysis", "done": done, "total": total})
+            self.publish({"type": "analysis", "done": done, "total": total}, to=self.analysis_open_to)
 
         try:
             analyses = analyse_game(rec, start, analyser, on_turn=progress, processes=default_processes())
@@ -539,13 +545,13 @@ class GameSession:
         except _Closed:
             return
         except PalaisError as exc:
-            self.publish({"type": "error", "error": f"analysis failed: {exc}"})
+            self.publish({"type": "error", "error": f"analysis failed: {exc}"}, to=self.analysis_open_to)
             return
         finally:
             self.analysing = False
             self.touch()                         # its idle time counts from the result
         self.analysis = result
-        self.publish({"type": "analysis", "result": result})
+        self.publish({"type": "analysis", "result": result}, to=self.analysis_open_to)
 
     # ---- watchers --------------------------------------------------------------------------
 
@@ -558,10 +564,12 @@ class GameSession:
             if watcher in self.watchers:
                 self.watchers.remove(watcher)
 
-    def publish(self, message: dict | None) -> None:
-        """`message` to every watcher (None: the game is gone, end the sockets)."""
+    def publish(self, message: dict | None, to=None) -> None:
+        """`message` to every watcher (None: the game is gone, end the sockets), or to those
+        whose seat `to(seat)` allows (what the HTTP routes would show that seat)."""
         for watcher in list(self.watchers):
-            watcher.send(message)
+            if to is None or to(watcher.seat):
+                watcher.send(message)
 
     def _push_views(self) -> None:
         views = {}

@@ -220,6 +220,7 @@ class SqliteStore(MemoryStore):
         keys = SeatKeys([key for _, _, _, key in seats], owner)
         game = self._game(settings, names, json.loads(deal), json.loads(layout),
                           json.loads(actions), secret)
+        game.rebuild_take_backs(settings.get("stood_at", 0))      # the turn in progress, as it was
         from .making import make_session
         session = self._create_as(game_id, lambda gid: make_session(self.server, gid, settings, game, keys))
         session.rematch_id = rematch

@@ -23,7 +23,7 @@ def routes(server: Server) -> list:
         data = await json_body(request, config.max_message_bytes)
         budget = int_field(data, "budget_ms", config.budget_ms_min, config.budget_ms_max)
         limits = SearchLimits(time_ms=budget) if budget else SearchLimits(iterations=config.analysis_iterations)
-        if not session.game.over() and access.seat is None:
+        if not session.analysis_open_to(access.seat):
             raise Refused("a game is analysed once it is over (the analysis shows every "
                           "hand); a loaded record, at once, by one of its seats", 403)
         session.start_analysis(limits, session.seed, language(server, data))
@@ -34,7 +34,7 @@ def routes(server: Server) -> list:
         session = access.session
         if session.analysis is None:
             raise Refused("no finished analysis of this game yet", 404)
-        if not session.game.over() and access.seat is None:
+        if not session.analysis_open_to(access.seat):
             raise Refused("the analysis of a game still going on is for its seats", 403)
         return JSONResponse(session.analysis)
 

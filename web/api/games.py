@@ -100,13 +100,16 @@ def routes(server: Server) -> list:
     async def rematch(request, access):
         """The same people and engines, a new deal, every seat moved one place on (seat 1
         plays as seat 2, ...): each person's key now opens their new seat, so the links
-        they hold bring them to the rematch."""
+        they hold bring them to the rematch. Only once the game is over; a seat an engine
+        plays (one a person resigned included) gets no person's key."""
         session = access.session
         if not access.owner:
             raise Refused("only the game's creator (the owner key) may start a rematch", 403)
         with session.lock:
             if session.rematch_id is not None:
                 raise Refused("this game has a rematch already", 409)
+            if not session.game.over():
+                raise Refused("a rematch starts once this game is over", 409)
             old = session.settings
             n = len(old["players"])
 
@@ -114,7 +117,9 @@ def routes(server: Server) -> list:
                 return [values[(q - 1) % n] for q in range(n)]
             settings = {**old, "players": turned(old["players"]), "names": turned(old["names"]),
                         "seed": config.seeds.randrange(2 ** 31), "from_record": False}
-            keys = SeatKeys(turned(session.keys.seats), session.keys.owner)
+            people = [player["kind"] == "human" for player in settings["players"]]
+            keys = SeatKeys([key if person else None for key, person in zip(turned(session.keys.seats), people)],
+                            session.keys.owner)
         new, _, _ = await run_in_threadpool(making.create, server, settings, None, keys)
         session.set_rematch(new.id)
         return answer({"game": new.id, "view": new.start(None)}, new)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
 
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import JSONResponse
@@ -26,7 +27,8 @@ WS_TOO_BIG = 1009
 WS_BAD_REQUEST = 1008                # policy violation: a bad request, such as a bad hello
 WS_GONE = 4404                       # no such game (any more): a page should not reconnect
 WS_RESTART = 1012                    # service restart: the game is kept, a page reconnects
-WS_CLOSE_CODES = {403: WS_FORBIDDEN, 404: WS_GONE}     # a refusal's HTTP status -> close code
+WS_TRY_LATER = 1013                  # too many sockets (of this game, this seat, the server)
+WS_CLOSE_CODES = {403: WS_FORBIDDEN, 404: WS_GONE, 503: WS_TRY_LATER}     # a refusal's HTTP status -> close code
 WS_REASON_BYTES = 123                # the most a close frame's reason may hold (RFC 6455)
 WS_QUEUE = 256                       # messages waiting for a slow page; past that, dropped
 HELLO_TIMEOUT_S = 10.0               # a socket's first message, with its key, must come by then
@@ -37,8 +39,44 @@ def close_reason(text: str) -> str:
     return text.encode()[:WS_REASON_BYTES].decode(errors="ignore")
 
 
+class SocketCount:
+    """The open WebSockets: of the server, and per game and seat (None: spectators). A new
+    one past a cap is refused (503, closed with 1013 "try again later"), so sockets can
+    never starve the players' requests (docs/web.md, "Limits")."""
+
+    def __init__(self, config):
+        self.config = config
+        self.lock = threading.Lock()
+        self.total = 0
+        self.open = {}                       # (game id, seat) -> sockets
+
+    def admit(self, game_id: str, seat) -> tuple:
+        config = self.config
+        cap, who = ((config.max_spectator_sockets, "spectators of this game") if seat is None
+                    else (config.max_seat_sockets, f"seat {seat + 1} of this game"))
+        place = (game_id, seat)
+        with self.lock:
+            if self.total >= config.max_sockets:
+                raise Refused(f"the server has {config.max_sockets} live connections open, its most: "
+                              "try again later", 503)
+            if self.open.get(place, 0) >= cap:
+                raise Refused(f"{cap} live connections are open for {who}, the most: close one "
+                              "or try again later", 503)
+            self.total += 1
+            self.open[place] = self.open.get(place, 0) + 1
+        return place
+
+    def leave(self, place: tuple) -> None:
+        with self.lock:
+            self.total -= 1
+            self.open[place] -= 1
+            if not self.open[place]:
+                del self.open[place]
+
+
 def routes(server: Server) -> list:
     config, store = server.config, server.store
+    sockets = SocketCount(config)
 
     @seat_route(server)
     async def get_view(request, access):
@@ -101,6 +139,7 @@ def routes(server: Server) -> list:
         try:
             session = await run_in_threadpool(store.get, websocket.path_params["game"])
             seat = access(session, await hello(websocket)).seat
+            place = sockets.admit(session.id, seat)
         except Refused as exc:
             await websocket.send_json({"type": "error", "error": str(exc)})
             await websocket.close(code=WS_CLOSE_CODES.get(exc.status, WS_BAD_REQUEST),
@@ -108,6 +147,13 @@ def routes(server: Server) -> list:
             return
         except WebSocketDisconnect:
             return
+        try:
+            await follow(websocket, session, seat)
+        finally:
+            sockets.leave(place)
+
+    async def follow(websocket: WebSocket, session, seat):
+        """The socket of an admitted watcher, until either side ends it."""
         session.release()                       # an engine turn whose request was cut short
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue = asyncio.Queue(WS_QUEUE)
@@ -134,7 +180,8 @@ def routes(server: Server) -> list:
                     await websocket.close(code=WS_GONE, reason="this game is closed on the server")
                     return
                 if message is RESTART:          # the game stays in the database: come back
-                    await websocket.close(code=WS_RESTART, reason="the server is restarting")
+                    # (the server stops, or the game left memory unused: either way it is kept)
+                    await websocket.close(code=WS_RESTART, reason="the game is kept on the server: reconnect to go on")
                     return
                 await websocket.send_json(message)
 
