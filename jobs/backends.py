@@ -24,6 +24,7 @@ import secrets
 import shutil
 import signal
 import socket
+import sys
 import tempfile
 from contextlib import contextmanager
 from itertools import islice
@@ -46,10 +47,28 @@ class BackendError(PalaisError):
 # functions, so both work.
 POOL_START = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
 
-def _exit_on_sigterm() -> None:
+def _exit_on_sigterm(parent: int | None = None) -> None:
     """In a pool worker: the pool's terminate() (SIGTERM) raises SystemExit, so a game in
-    flight ends its engines on the way out instead of leaving them running."""
+    flight ends its engines on the way out instead of leaving them running. On Linux the
+    worker is also sent SIGTERM when the thread that made it ends, the process that owns
+    the pool included, even killed with SIGKILL (a parent-death signal), so no worker
+    outlives it by more than the job in hand; elsewhere the pool ends its workers on the way
+    out only (docs/web.md says what remains after a SIGKILL there)."""
     signal.signal(signal.SIGTERM, _raise_exit)
+    _die_with_parent(signal.SIGTERM)
+    if parent is not None and os.getppid() != parent:        # it died before the signal was set
+        raise SystemExit(128 + signal.SIGTERM)
+
+
+def _die_with_parent(sig) -> None:
+    """prctl(PR_SET_PDEATHSIG, sig) where the system has it (Linux); nothing elsewhere."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, int(sig), 0, 0, 0)      # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
 
 
 def _raise_exit(signum, _frame):
@@ -68,7 +87,8 @@ class LocalBackend:
 
     def __enter__(self):
         if self.concurrency > 1:
-            self.pool = mp.get_context(POOL_START).Pool(self.concurrency, initializer=_exit_on_sigterm)
+            self.pool = mp.get_context(POOL_START).Pool(self.concurrency, initializer=_exit_on_sigterm,
+                                                        initargs=(os.getpid(),))
         return self
 
     def run(self, tasks):

@@ -21,6 +21,7 @@ from starlette.middleware import Middleware
 from starlette.responses import JSONResponse
 
 from .api import analysis, explore, games, pages, records, seats
+from .analyses import AnalysisGate
 from .api.common import Server
 from .config import ServerConfig
 from .engine_seat import opener
@@ -45,7 +46,8 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
     config = config or ServerConfig()
     store = store if store is not None else open_store(config)      # (an empty store is falsy: it has a len)
     policy = HostPolicy.of(config.host, config.allow_hosts, config.port)
-    server = Server(config, store, policy, opener(config.engine_start_timeout_s, config.engine_overrun_s, config.sandbox))
+    server = Server(config, store, policy, opener(config.engine_start_timeout_s, config.engine_overrun_s, config.sandbox),
+                    AnalysisGate(config.analysis_slots, config.analysis_queue))
     if hasattr(store, "bind"):
         store.bind(server)                  # a lasting store brings games back through the server
 
@@ -89,4 +91,5 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
                     exception_handlers={sqlite3.Error: store_failed})
     app.state.config = config
     app.state.store = store
+    app.state.analyses = server.analyses
     return app

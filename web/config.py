@@ -53,6 +53,9 @@ class ServerConfig:
     budget_ms_default: int = 1000
     hint_iterations: int = 20_000           # the search behind one hint (as `palais hint`)
     analysis_iterations: int = 2_000        # per search of a review analysis without a budget
+    analysis_budget_ms_max: int = 10_000    # the most time per turn an analysis may ask for
+    analysis_slots: int = 1                 # analyses at once (each over all the cores: web/analyses.py)
+    analysis_queue: int = 2                 # analyses waiting for a slot; past that, 503
     languages: tuple = LANGUAGES            # of the page and the explanations (play/i18n.py)
     seeds: random.Random = field(default_factory=random.Random)   # a seed for games given none
 

@@ -516,30 +516,45 @@ class GameSession:
         over; while an uploaded game goes on, its seats only (it shows every hand)."""
         return self.game.over() or seat is not None
 
-    def start_analysis(self, limits: SearchLimits, seed: int, lang: str = "en") -> None:
+    def start_analysis(self, limits: SearchLimits, seed: int, lang: str = "en", gate=None) -> None:
         """Analyse the game in a worker thread, pushing `analysis` progress messages and then
-        the result. Only for a finished game or an uploaded record: the engine's preferred
-        turns of other seats would show their hidden cards during a game."""
+        the result, once the server's queue `gate` (web/analyses.py) gives it a slot. Only
+        for a finished game or an uploaded record: the engine's preferred turns of other
+        seats would show their hidden cards during a game."""
         with self.lock:
             if not (self.game.over() or self.from_record):
                 raise Refused("a game is analysed once it is over (the analysis shows every "
                               "seat's preferred turns, hidden cards included)", 409)
             if self.analysing:
                 raise Refused("an analysis of this game is running already", 409)
+            if gate is not None:
+                gate.admit()                     # Refused 503 when the server's queue is full
             self.analysing = True
             rec, start = self.game.record(), self.game.start_state()
         analyser = Analyser(limits, seed, lang=lang)
-        threading.Thread(target=self._analyse, args=(rec, start, analyser), daemon=True,
+        threading.Thread(target=self._analyse, args=(rec, start, analyser, gate), daemon=True,
                          name=f"analysis-{self.id[:6]}").start()
 
-    def _analyse(self, rec, start, analyser) -> None:
+    def _analyse(self, rec, start, analyser, gate) -> None:
+        if gate is None:
+            self._analysed(rec, start, analyser)
+            return
+        with gate.turn(lambda: self.closed) as started:
+            if started:
+                self._analysed(rec, start, analyser)
+            else:
+                self.analysing = False           # its game went away while it waited
+
+    def _analysed(self, rec, start, analyser) -> None:
 
         def progress(done, total):
             if self.closed:
-                raise _Closed()
+                raise _Closed()                  # its game went away: stop at this turn
             self.publish({"type": "analysis", "done": done, "total": total}, to=self.analysis_open_to)
 
         try:
+            if self.closed:
+                raise _Closed()
             analyses = analyse_game(rec, start, analyser, on_turn=progress, processes=default_processes())
             result = analysis_json(rec.n_players, analyses, rec.observer)
         except _Closed:

@@ -21,12 +21,12 @@ def routes(server: Server) -> list:
     async def post_analyse(request, access):
         session = access.session
         data = await json_body(request, config.max_message_bytes)
-        budget = int_field(data, "budget_ms", config.budget_ms_min, config.budget_ms_max)
+        budget = int_field(data, "budget_ms", config.budget_ms_min, config.analysis_budget_ms_max)
         limits = SearchLimits(time_ms=budget) if budget else SearchLimits(iterations=config.analysis_iterations)
         if not session.analysis_open_to(access.seat):
             raise Refused("a game is analysed once it is over (the analysis shows every "
                           "hand); a loaded record, at once, by one of its seats", 403)
-        session.start_analysis(limits, session.seed, language(server, data))
+        session.start_analysis(limits, session.seed, language(server, data), server.analyses)
         return JSONResponse({"started": True})
 
     @seat_route(server)
