@@ -263,17 +263,7 @@ def test_sockets_past_their_caps_are_refused_and_requests_still_answer(tmp_path)
 def _children() -> set:
     """The pids of this process's live children (the analyses' worker processes among them)."""
     import os
-    out = set()
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as handle:
-                    fields = handle.read().rpartition(")")[2].split()
-            except OSError:
-                continue
-            if fields[0] != "Z" and int(fields[1]) == os.getpid():
-                out.add(int(entry))
-    return out
+    return _children_of(os.getpid())
 
 
 @pytest.mark.slow
