@@ -377,3 +377,22 @@ def test_an_analysis_workers_end_when_the_server_is_killed(tmp_path):
             if _alive(pid):
                 import os
                 os.kill(pid, signal.SIGKILL)
+
+
+def test_uploads_are_counted_per_hour_and_their_names_capped_as_new_games(tmp_path):
+    from engine.record import read_record, write_record
+    from test_web_server import EXAMPLE
+    now = [1000.0]
+    rec = read_record(EXAMPLE.read_text())
+    rec.names = ["x" * 30_000, "Bob", ""]
+    text = write_record(rec).encode()
+    with db_app(tmp_path / "games.sqlite3", max_uploads_per_hour=3, clock=lambda: now[0]) as client:
+        loaded = [client.post("/api/records", content=text, headers=ORIGIN) for _ in range(3)]
+        assert all(r.status_code == 200 for r in loaded)
+        assert loaded[0].json()["view"]["names"] == ["x" * 23 + "…", "Bob", "Player 3"]
+        fourth = client.post("/api/records", content=text, headers=ORIGIN)
+        assert fourth.status_code == 429
+        assert fourth.json()["error"] == ("3 records were loaded in the last hour, the server's most: "
+                                          "try again in 3601 s")
+        now[0] += 3600
+        assert client.post("/api/records", content=text, headers=ORIGIN).status_code == 200

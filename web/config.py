@@ -33,6 +33,7 @@ class ServerConfig:
     sweep_interval_s: float = 60.0          # how often the server looks for such games
     clock: object = time.monotonic          # seconds, for idle times (a test's own clock)
     max_upload_bytes: int = 256 * 1024      # a record upload, and any JSON body
+    max_uploads_per_hour: int = 120         # records loaded, the whole server (web/api/records.py)
     max_message_bytes: int = 4096           # a WebSocket message from the page
     request_timeout_s: float = 10.0         # an HTTP request must arrive whole within this (web/timeouts.py)
     keep_alive_s: int = 5                   # an idle keep-alive connection is closed after this

@@ -4,6 +4,10 @@ seats may be given to an engine."""
 
 from __future__ import annotations
 
+import collections
+import threading
+import time
+
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
 from starlette.routing import Route
@@ -16,6 +20,35 @@ from ..inputs import read_body
 from ..session import Refused
 from .common import Server, answer, api, seat_route
 from .games import created
+
+
+def capped_name(name: str, q: int) -> str:
+    """A record's seat name as a new game's: at most MAX_NAME characters (a record may hold
+    any length; the rest is dropped, marked with an ellipsis), "Player N" for none."""
+    name = (name or "").strip() or f"Player {q + 1}"
+    return name if len(name) <= making.MAX_NAME else name[:making.MAX_NAME - 1] + "…"
+
+
+class UploadRate:
+    """At most `per_hour` uploads in any hour, for the whole server: on 127.0.0.1 every
+    program of the machine is one address, so it counts uploads, not addresses."""
+
+    def __init__(self, per_hour: int, clock=time.monotonic):
+        self.per_hour = per_hour
+        self.clock = clock
+        self.times = collections.deque()
+        self.lock = threading.Lock()
+
+    def take(self) -> None:
+        now = self.clock()
+        with self.lock:
+            while self.times and now - self.times[0] >= 3600:
+                self.times.popleft()
+            if len(self.times) >= self.per_hour:
+                wait = int(3600 - (now - self.times[0])) + 1
+                raise Refused(f"{self.per_hour} records were loaded in the last hour, the server's most: "
+                              f"try again in {wait} s", 429)
+            self.times.append(now)
 
 
 def load_record(server: Server, raw: bytes, players_text: str | None):
@@ -37,6 +70,7 @@ def load_record(server: Server, raw: bytes, players_text: str | None):
                           f"name), one per seat of the record")
     players = making.players_of(kinds)
     making.seat_specs(server.config, players)
+    game.names = [capped_name(name, q) for q, name in enumerate(game.names)]
     settings = {"players": players, "names": list(game.names), "seed": game.seed,
                 "budget_ms": server.config.budget_ms_default,
                 "options": game.options.to_dict() if game.options else {},
@@ -55,9 +89,12 @@ def routes(server: Server) -> list:
             "Content-Disposition": f'attachment; filename="palais-{session.id[:8]}.txt"',
             "Cache-Control": "no-store"})
 
+    uploads = UploadRate(config.max_uploads_per_hour, config.clock)
+
     @api
     async def post_record(request):
         raw = await read_body(request, config.max_upload_bytes)
+        uploads.take()
         players = request.query_params.get("players")
         session, keys, owner = await run_in_threadpool(load_record, server, raw, players)
         return answer(created(session, keys, owner), session)
