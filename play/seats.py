@@ -14,7 +14,6 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass
 
-from common.numbers import natural
 from engine.errors import NotationError, PalaisError
 from engine.notation import token_to_action, turn_to_text
 from protocol.client import SAFETY_TIMEOUT_S, ClientError
@@ -144,10 +143,10 @@ class PriSeat:
         seat = game.state.to_move
         relay = None
         if on_info is not None:
-            def relay(info: dict):
-                if "pv" in info or "winprob" in info:
-                    on_info(ThinkingInfo(_floats(info.get("winprob")), _floats(info.get("score")),
-                                         info.get("pv", ""), natural(info.get("iterations", "")) or 0))
+            def relay(info):
+                if info.pv is not None or info.winprob:
+                    on_info(ThinkingInfo(_floats(info.winprob), _floats(info.score), info.pv or "",
+                                         info.iterations or 0))
         try:
             self.client.position(self._position(game, seat))
             limits, wait = self._go()

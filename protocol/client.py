@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 
 from engine.errors import PalaisError
 
+from .info import Info, InfoError
 from .commands import Go, IsReady, NewGame, PositionStart, PositionString, Pri, Quit, SetOption
 from .parser import format_command
 from .sandbox import Confinement, SandboxPolicy, SandboxUnavailable, is_confined, trusted_environment
@@ -83,36 +84,12 @@ _PEEK = hasattr(os, "waitid")              # Linux and others: see an exit witho
 PRI_WORDS = ("id", "option", "priok", "readyok", "info", "bestmove")
 """The first words of the lines an engine writes (docs/protocol.md, Engine to GUI)."""
 
-MULTI_VALUE_KEYS = ("winprob", "score")
-REST_KEYS = ("pv", "string")
-
-
-def parse_info(line: str) -> dict:
-    """The key-value pairs of an `info` line; winprob/score give lists, pv/string the rest."""
-    words = line.split()
-    if not words or words[0] != "info":
-        raise ProtocolViolation(f"not an info line: {line!r}")
-    out = {}
-    i = 1
-    while i < len(words):
-        key = words[i]
-        if key in REST_KEYS:
-            out[key] = " ".join(words[i + 1:])
-            break
-        if key in MULTI_VALUE_KEYS:
-            values = []
-            i += 1
-            while i < len(words):
-                try:
-                    values.append(float(words[i]))
-                except ValueError:
-                    break
-                i += 1
-            out[key] = values
-            continue
-        out[key] = words[i + 1] if i + 1 < len(words) else ""
-        i += 2
-    return out
+def parse_info(line: str) -> Info:
+    """An `info` line as the typed record the engine wrote it from (protocol/info.py)."""
+    try:
+        return Info.parse(line)
+    except InfoError as exc:
+        raise ProtocolViolation(str(exc)) from None
 
 
 @dataclass(frozen=True)
@@ -185,7 +162,7 @@ class EngineInfo:
 @dataclass
 class SearchAnswer:
     bestmove: list                 # tokens; [] for "(none)"
-    infos: list                    # parsed info lines (dicts), in order
+    infos: list                    # the info lines (protocol/info.py's Info), in order
     errors: list                   # `info string error: ...` texts seen meanwhile
 
 

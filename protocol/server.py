@@ -23,6 +23,7 @@ from engine.notation import turn_to_text
 from .commands import (Bench, Display, Go, Hint, IsReady, NewGame, ParseError, Perft,
                        PositionStart, PositionString, Pri, Quit, SetOption, Stop)
 from .engine import EngineFacade
+from .info import Info
 from .parser import parse_line
 
 ENGINE_NAME = f"{PACKAGE} {installed_version()}"      # the one version source: pyproject.toml
@@ -204,23 +205,15 @@ class Server:
 
 
 def info_lines(result, final: bool) -> list:
-    """`info` lines for a search result (final) or a progress report."""
+    """`info` lines for a search result (final: one per candidate) or a progress report."""
+    common = {"iterations": result.iterations, "nodes": result.node_visits, "time_ms": round(result.time_ms),
+              "nps": round(result.node_visits * 1000 / result.time_ms) if result.time_ms > 0 else None}
     if not final:
         best = result.best
-        line = f"info iterations {result.iterations} nodes {result.node_visits} time {result.time_ms:.0f}"
-        if result.time_ms > 0:
-            line += f" nps {result.node_visits * 1000 / result.time_ms:.0f}"
-        if best is not None:
-            line += f" pv {turn_to_text(best.turn)}"
-        return [line]
-    lines = []
-    nps = f" nps {result.node_visits * 1000 / result.time_ms:.0f}" if result.time_ms > 0 else ""
-    for k, c in enumerate(result.candidates, 1):
-        lines.append(
-            f"info iterations {result.iterations} nodes {result.node_visits}{nps} time {result.time_ms:.0f} "
-            f"multipv {k} winprob {' '.join(f'{w:.3f}' for w in c.win_prob)} "
-            f"score {' '.join(f'{s:.1f}' for s in c.expected_score)} pv {turn_to_text(c.turn)}")
-    return lines
+        return [Info(**common, pv=None if best is None else turn_to_text(best.turn)).to_line()]
+    return [Info(**common, multipv=k, winprob=tuple(c.win_prob), score=tuple(c.expected_score),
+                 pv=turn_to_text(c.turn)).to_line()
+            for k, c in enumerate(result.candidates, 1)]
 
 
 def main(start: dict | None = None) -> None:

@@ -18,13 +18,27 @@ SILENT = [sys.executable, str(Path(__file__).parent / "data" / "silent_engine.py
 
 def test_parse_info_reads_lists_and_the_rest_of_the_line():
     info = parse_info("info iterations 900 nodes 12000 multipv 2 winprob 0.6 0.4 "
-                      "score 40.5 38.0 time 17 pv gate2 MINT-KING end")
-    assert info["iterations"] == "900" and info["multipv"] == "2" and info["time"] == "17"
-    assert info["winprob"] == [0.6, 0.4] and info["score"] == [40.5, 38.0]
-    assert info["pv"] == "gate2 MINT-KING end"
-    assert parse_info("info string error: x y")["string"] == "error: x y"
-    with pytest.raises(ProtocolViolation):
-        parse_info("bestmove a1")
+                      "score 40.5 38.0 time 17 seldepth 9 pv gate2 MINT-KING end")
+    assert info.iterations == 900 and info.multipv == 2 and info.time_ms == 17 and info.nodes == 12000
+    assert info.winprob == (0.6, 0.4) and info.score == (40.5, 38.0)
+    assert info.pv == "gate2 MINT-KING end" and info.other == (("seldepth", "9"),)
+    assert parse_info("info string error: x y").string == "error: x y"
+    assert parse_info("info time 250.4").time_ms == 250            # another engine's decimal time
+    for bad in ("bestmove a1", "info iterations many", "info time nan"):
+        with pytest.raises(ProtocolViolation):
+            parse_info(bad)
+
+
+def test_an_info_record_is_written_and_read_back_by_the_same_code():
+    from protocol.info import Info
+    for info in (Info(iterations=900, nodes=12000, nps=48000, time_ms=250, multipv=1, winprob=(0.6, 0.4),
+                      score=(40.5, 38.0), pv="gate2 MINT-KING end"),
+                 Info(iterations=3, nodes=9, time_ms=0), Info(string="error: x y"), Info(pv="")):
+        line = info.to_line()
+        assert parse_info(line) == info, line
+    assert Info(iterations=900, nodes=12000, nps=48000, time_ms=250, multipv=1, winprob=(0.6, 0.4),
+                score=(40.5, 38.0), pv="MINT").to_line() == (
+        "info iterations 900 nodes 12000 nps 48000 time 250 multipv 1 winprob 0.600 0.400 score 40.5 38.0 pv MINT")
 
 
 @pytest.mark.slow
@@ -36,8 +50,8 @@ def test_the_client_drives_our_engine():
         client.position(PositionStart(players=2, seed=9))
         answer = client.go(Go(iterations=800, multipv=2), timeout=60)
         assert answer.bestmove and not answer.errors
-        ranks = [i["multipv"] for i in answer.infos if "multipv" in i]
-        assert ranks[-2:] == ["1", "2"] and len(answer.infos[-1]["winprob"]) == 2
+        ranks = [i.multipv for i in answer.infos if i.multipv is not None]
+        assert ranks[-2:] == [1, 2] and len(answer.infos[-1].winprob) == 2
         assert client.is_ready() == []
 
 
