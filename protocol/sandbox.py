@@ -228,9 +228,12 @@ class Confinement:
         hidden = list(HIDDEN_FOLDERS) + [os.path.abspath(p) for p in self.policy.hidden]
         hidden.append(os.path.expanduser("~"))
         for path in hidden:
-            if not os.path.exists(path):          # a file still to be written: hide its folder
+            if not os.path.exists(path):
+                # A file still to be written: hide its folder, unless that folder is one the
+                # engine was given to read (or holds one): then it shows once written.
                 path = os.path.dirname(path)
-                if path in SYSTEM_PATHS or not os.path.isdir(path):
+                if (path in SYSTEM_PATHS or not os.path.isdir(path)
+                        or any(_covered(b, [path]) for b in bound)):
                     continue
             if _covered(path, bound):
                 if os.path.isdir(path):

@@ -256,3 +256,51 @@ def test_a_command_line_that_works_unsandboxed_works_unchanged_inside(tmp_path, 
     finally:
         client.close()
     assert client.confinement.cgroup.folders == []          # its cgroup is gone with it
+
+
+def test_palais_serve_starts_its_engine_seats_sandboxed_without_its_database(tmp_path, sandboxed):
+    """An `--engine` seat of the web server runs in the sandbox, its database hidden."""
+    import random
+
+    from starlette.testclient import TestClient
+
+
+    from web.app import create_app
+    from web.cli import server_config
+    db = tmp_path / "games.sqlite3"
+    config = server_config("127.0.0.1", 8000, [f'name=mine cmd="{PY} -m protocol.cli" option.Algorithm=greedy'],
+                           4, db=str(db), sandbox=SandboxPolicy("required"))
+    assert str(db) in config.sandbox.hidden
+    config.seeds = random.Random(0)
+    with TestClient(create_app(config), base_url="http://127.0.0.1:8000") as client:
+        r = client.post("/api/games", json={"players": [{"kind": "engine", "name": "mine"}, {"kind": "human"}],
+                                            "seed": 3, "budget_ms": 100}, headers={"origin": "http://127.0.0.1:8000"})
+        assert r.status_code == 200, r.text
+        session = client.app.state.store.get(r.json()["game"])
+        engine = session.seats[0].current
+        assert str(db) in engine.client.confinement.policy.hidden         # never shown, even inside a shown folder
+        deadline = time.monotonic() + 60
+        while len(session.game.actions) == 0:                               # it plays its setup
+            assert time.monotonic() < deadline, session.engines()
+            time.sleep(0.05)
+
+
+def test_a_hidden_path_inside_a_shown_folder_stays_hidden(tmp_path, sandboxed):
+    """The run folder, a database: hidden even where a folder the engine may read holds them
+    (a project folder named on its command line, say), and a file still to be written too."""
+    shown = tmp_path / "project"
+    (shown / "run").mkdir(parents=True)
+    (shown / "saves").mkdir()
+    (shown / "run" / "draw-secret").write_text("00" * 32)
+    (shown / "weights.txt").write_text("mine")
+    policy = SandboxPolicy("required", read_only=(str(shown),)).hiding(shown / "run", shown / "saves" / "later.rec")
+    script = ("import os, sys; p = sys.argv[1]; "
+              "print(open(p + '/weights.txt').read(), os.listdir(p + '/run'), os.path.exists(p + '/saves/later.rec'))")
+    confinement = Confinement(policy, [PY, "-c", script, str(shown)])
+    (shown / "saves" / "later.rec").write_text("written after the engine started")
+    try:
+        done = subprocess.run(confinement.argv, env=confinement.env, capture_output=True, text=True, timeout=60)
+    finally:
+        confinement.close()
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["mine", "[]", "False"]
