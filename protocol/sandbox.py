@@ -185,15 +185,21 @@ class Confinement:
             self.cgroup = EngineCgroup(self.limits.memory_mib << 20, self.limits.processes)
         except CgroupUnavailable as exc:
             raise SandboxUnavailable(str(exc)) from None
+        try:
+            self._build(command, cwd, path_env, python_path, found.bwrap)
+        except BaseException:
+            self.cgroup.remove()
+            raise
+
+    def _build(self, command, cwd: str, path_env: str, python_path: str | None, bwrap: str) -> None:
         memory = str(self.limits.memory_mib << 20)
         self.env = {"PATH": path_env, "LANG": os.environ.get("LANG", "C.UTF-8"), "HOME": "/tmp",
                     "TMPDIR": "/tmp", MEMORY_LIMIT_VARIABLE: memory}
         for name in PASSED_ENV:
             if name in os.environ and name not in self.env:
                 self.env[name] = os.environ[name]
-        shown = needed_paths(command, cwd, path_env, python_path) + [Path(p) for p in policy.read_only]
-        self.argv = self._launcher() + [found.bwrap, *_namespace_args(), *self._mounts(shown, cwd),
-                                        "--clearenv"]
+        shown = needed_paths(command, cwd, path_env, python_path) + [Path(p) for p in self.policy.read_only]
+        self.argv = self._launcher() + [bwrap, *_namespace_args(), *self._mounts(shown, cwd), "--clearenv"]
         for name, value in self.env.items():
             self.argv += ["--setenv", name, value]
         self.argv += ["--chdir", cwd, "--", *command]
