@@ -27,7 +27,7 @@ import functools
 import os
 import shutil
 import subprocess
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from common.errors import PalaisError
@@ -45,6 +45,7 @@ SECRET_WORDS = ("SECRET", "PASSWORD", "PASSWD", "TOKEN", "KEY", "CREDENTIAL", "D
                 "DATABASE_URL", "PGPASS", "AUTH", "COOKIE")
 HIDDEN_FILES = ("/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-", "/etc/sudoers")
 HIDDEN_FOLDERS = ("/etc/ssh", "/etc/ssl/private", "/etc/sudoers.d")
+CPU_MARGIN = 4                        # the CPU limit is at least this many times a game's thinking time
 LAUNCHER_FAILED = 125                 # the launcher's exit code when it could not enter the limits
 
 
@@ -82,6 +83,14 @@ class SandboxPolicy:
     @classmethod
     def from_dict(cls, data) -> "SandboxPolicy":
         return cls(data["mode"], Limits(**data["limits"]), tuple(data["read_only"]), tuple(data["hidden"]))
+
+    def with_cpu_for(self, budget_s: float | None) -> "SandboxPolicy":
+        """The same policy with a CPU-time limit at least CPU_MARGIN times `budget_s` (the
+        most thinking time a game can give one engine process; None: unknown)."""
+        if budget_s is None or CPU_MARGIN * budget_s <= self.limits.cpu_seconds:
+            return self
+        limits = replace(self.limits, cpu_seconds=int(CPU_MARGIN * budget_s) + 1)
+        return SandboxPolicy(self.mode, limits, self.read_only, self.hidden)
 
     def hiding(self, *paths) -> "SandboxPolicy":
         """The same policy with more paths hidden (a run folder, a database)."""

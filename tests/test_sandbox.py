@@ -304,3 +304,12 @@ def test_a_hidden_path_inside_a_shown_folder_stays_hidden(tmp_path, sandboxed):
         confinement.close()
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["mine", "[]", "False"]
+
+
+def test_the_cpu_limit_grows_with_the_time_a_game_gives_an_engine():
+    from tournament.arbiter import TimeControl
+    policy = SandboxPolicy("required")
+    assert policy.with_cpu_for(TimeControl.parse("movetime=250").thinking_s()) is policy     # 250 s: under 3600
+    long = policy.with_cpu_for(TimeControl.parse("clock=7200000+1000").thinking_s())          # 2 h + 1000 s
+    assert long.limits.cpu_seconds == 4 * (7200 + 1000) + 1 and long.limits.memory_mib == policy.limits.memory_mib
+    assert policy.with_cpu_for(TimeControl.parse("iterations=100").thinking_s()) is policy

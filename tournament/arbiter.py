@@ -35,6 +35,9 @@ from protocol.referee import start_position
 
 
 
+MAX_DECISIONS = 1000        # more searches than one seat makes in any game (a bound, not a rule)
+
+
 @dataclass(frozen=True)
 class TimeControl:
     movetime_ms: int | None = 250      # per search; or None with a clock or iterations
@@ -66,6 +69,16 @@ class TimeControl:
             pass
         raise PalaisError(f"time control {text!r}: expected movetime=MS, clock=MS, clock=MS+INC "
                           f"or iterations=N (positive whole numbers)")
+
+    def thinking_s(self) -> float | None:
+        """The most time one engine can think in a game (a bound for its CPU-time limit):
+        its clock with every increment, or MAX_DECISIONS searches of its movetime; None
+        for iterations (no time at all: the default limit stands)."""
+        if self.clock_ms is not None:
+            return (self.clock_ms + self.inc_ms * MAX_DECISIONS) / 1000
+        if self.movetime_ms is not None:
+            return self.movetime_ms * MAX_DECISIONS / 1000
+        return None
 
     def to_dict(self) -> dict:
         return {"movetime_ms": self.movetime_ms, "clock_ms": self.clock_ms, "iterations": self.iterations,
@@ -150,6 +163,8 @@ def play_game(index: int, deal_seed: int, seats, tc: TimeControl, log_sent: bool
     sandbox `sandbox` asks for (protocol/sandbox.py; None: unsandboxed), a new one each game."""
     n = len(seats)
     sandbox_words = in_force(sandbox)       # SandboxUnavailable if required and impossible here
+    if sandbox is not None:
+        sandbox = sandbox.with_cpu_for(tc.thinking_s())
     state = State.new_game(n, seed=deal_seed)                             # Step 1
     start = state.copy()
     chance = ChanceStream(secret if secret is not None else new_secret(), deal_seed)
