@@ -34,8 +34,8 @@ from dataclasses import dataclass, field
 
 from engine.errors import PalaisError
 
-from .info import Info, InfoError
 from .commands import Go, IsReady, NewGame, PositionStart, PositionString, Pri, Quit, SetOption
+from .info import Info, InfoError
 from .parser import format_command
 from .sandbox import Confinement, SandboxPolicy, SandboxUnavailable, is_confined, trusted_environment
 

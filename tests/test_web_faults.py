@@ -17,7 +17,7 @@ from web.app import create_app
 from web.config import ServerConfig
 from web.sqlite_store import SqliteStore
 
-from test_web_server import BASE, HUMANS_2, ORIGIN, as_seat, new_game, remember  # noqa: F401
+from test_web_server import BASE, ORIGIN, as_seat, new_game, remember
 
 WS = "ws://127.0.0.1:8000"
 
@@ -272,7 +272,6 @@ def test_analyses_wait_in_one_bounded_queue_and_end_with_their_game(tmp_path):
     record stops its analysis (and its worker processes); the waiting one then runs. A
     budget past the cap is refused."""
     from test_web_server import EXAMPLE, as_owner
-    from web.analyses import wait_idle
     with db_app(tmp_path / "games.sqlite3", analysis_slots=1, analysis_queue=1,
                 analysis_budget_ms_max=2000) as client:
         games = [remember(client.post("/api/records", content=EXAMPLE.read_bytes(), headers=ORIGIN).json())["game"]
@@ -297,7 +296,10 @@ def test_analyses_wait_in_one_bounded_queue_and_end_with_their_game(tmp_path):
             assert time.monotonic() < deadline, "the deleted game's analysis did not stop"
             time.sleep(0.05)
         client.delete(f"/api/games/{games[1]}", headers={**as_owner(games[1]), **ORIGIN})
-        assert wait_idle(client.app.state.analyses, 30)
+        deadline = time.monotonic() + 30
+        while client.app.state.analyses.busy():                # every analysis has ended
+            assert time.monotonic() < deadline, "an analysis did not end"
+            time.sleep(0.02)
         deadline = time.monotonic() + 30
         while _children() - before:                            # every worker ended with its analysis
             assert time.monotonic() < deadline, f"workers left: {_children() - before}"

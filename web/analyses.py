@@ -11,7 +11,6 @@ end with the server, even when it is killed: jobs/backends.py).
 from __future__ import annotations
 
 import threading
-import time
 from contextlib import contextmanager
 
 from .session import Refused
@@ -56,12 +55,3 @@ class AnalysisGate:
         with self._lock:
             return self.admitted
 
-
-def wait_idle(gate: AnalysisGate, timeout: float) -> bool:
-    """Whether every analysis of `gate` has ended within `timeout` seconds (for tests)."""
-    deadline = time.monotonic() + timeout
-    while gate.busy():
-        if time.monotonic() >= deadline:
-            return False
-        time.sleep(0.02)
-    return True

@@ -53,8 +53,6 @@ class StoreError(Refused):
 
 
 STORE_RETRY_S = (0.5, 1, 2, 4, 8, 15)     # an engine's decision waits so between tries to store it (then 15 s each)
-
-
 STALE_MESSAGE = "The game moved on: your choice was not played."
 
 
@@ -516,7 +514,7 @@ class GameSession:
         over; while an uploaded game goes on, its seats only (it shows every hand)."""
         return self.game.over() or seat is not None
 
-    def start_analysis(self, limits: SearchLimits, seed: int, lang: str = "en", gate=None) -> None:
+    def start_analysis(self, limits: SearchLimits, seed: int, lang: str, gate) -> None:
         """Analyse the game in a worker thread, pushing `analysis` progress messages and then
         the result, once the server's queue `gate` (web/analyses.py) gives it a slot. Only
         for a finished game or an uploaded record: the engine's preferred turns of other
@@ -527,8 +525,7 @@ class GameSession:
                               "seat's preferred turns, hidden cards included)", 409)
             if self.analysing:
                 raise Refused("an analysis of this game is running already", 409)
-            if gate is not None:
-                gate.admit()                     # Refused 503 when the server's queue is full
+            gate.admit()                         # Refused 503 when the server's queue is full
             self.analysing = True
             rec, start = self.game.record(), self.game.start_state()
         analyser = Analyser(limits, seed, lang=lang)
@@ -536,9 +533,6 @@ class GameSession:
                          name=f"analysis-{self.id[:6]}").start()
 
     def _analyse(self, rec, start, analyser, gate) -> None:
-        if gate is None:
-            self._analysed(rec, start, analyser)
-            return
         with gate.turn(lambda: self.closed) as started:
             if started:
                 self._analysed(rec, start, analyser)

@@ -25,7 +25,7 @@ class Server:
     store: GameStore
     policy: HostPolicy
     open_seat: object                      # how an engine seat is started (web/engine_seat.py)
-    analyses: object = None                # the server's queue of analyses (web/analyses.py)
+    analyses: object                       # the server's queue of analyses (web/analyses.py)
 
 
 @dataclass
