@@ -75,7 +75,7 @@ def test_a_game_round_trips_through_the_database(tmp_path):
         secret = c.app.state.store.get(game).game.secret
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert db.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 2
     stored = db.execute("SELECT secret, owner FROM seats JOIN games ON games.id = seats.game "
                         "WHERE seats.key_hash IS NOT NULL").fetchall()
     text = json.dumps(db.execute("SELECT * FROM seats").fetchall()) + json.dumps(stored)
@@ -103,6 +103,10 @@ def test_a_database_of_the_first_schema_version_opens(tmp_path):
         view = c.get(f"/api/games/{meta['game']}/view", headers={"x-palais-key": meta["key"]}).json()
         assert view["seat"] == 1 and view["ply"] >= meta["ply"] and view["players"][0]["hand"] is not None
         assert view["fairness"]["commitment"] == meta["commitment"]
+    db = sqlite3.connect(path)                   # migrated forward: version 2 marks uploads
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert db.execute("SELECT count(*) FROM games WHERE uploaded = 0").fetchone()[0] >= 1
+    db.close()
 
 
 def test_a_newer_or_foreign_file_is_refused_with_one_line(tmp_path):

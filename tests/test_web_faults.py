@@ -398,3 +398,105 @@ def test_uploads_are_counted_per_hour_and_their_names_capped_as_new_games(tmp_pa
                                           "try again in 3601 s")
         now[0] += 3600
         assert client.post("/api/records", content=text, headers=ORIGIN).status_code == 200
+
+
+def _stored_ids(path) -> set:
+    with sqlite3.connect(str(path)) as db:
+        return {game_id for (game_id,) in db.execute("SELECT id FROM games")}
+
+
+def test_the_database_keeps_under_its_size_pruning_the_oldest_finished_uploads_first(tmp_path):
+    """--max-db-mb: past it the finished games nobody has open go, uploads first and the
+    least recently used first; an unfinished game never goes, and when only such games are
+    left a new game is refused (507) while their moves are still stored."""
+    from test_web_server import EXAMPLE
+    now = [1000.0]
+    path = tmp_path / "games.sqlite3"
+    config = ServerConfig(db=str(path), seeds=random.Random(0), idle_minutes=1, clock=lambda: now[0])
+    store = SqliteStore(str(path), 16, 60, clock=lambda: now[0], wall=lambda: now[0])
+    text = EXAMPLE.read_bytes()
+    with TestClient(create_app(config, store), base_url=BASE) as client:
+        def upload():
+            now[0] += 1
+            r = client.post("/api/records", content=text, headers=ORIGIN)
+            return r.status_code, r.json()
+        uploads = [upload()[1]["game"] for _ in range(3)]
+        playing = new_game(client)
+        now[0] += 120
+        store.expire_idle()                                # all leave memory, stay stored
+        store.max_bytes = store.stored_bytes()             # the file is full now
+        status, fourth = upload()
+        assert status == 200
+        kept = _stored_ids(path)
+        assert uploads[0] not in kept and {uploads[1], uploads[2], playing["game"], fourth["game"]} <= kept
+        store.max_bytes = 4096                             # far too small: only the unfinished game may stay
+        now[0] += 120
+        store.expire_idle()
+        status, refused = upload()
+        assert status == 507 and "storage is full" in refused["error"]
+        assert _stored_ids(path) == {playing["game"]}
+        game = playing["game"]
+        view = client.get(f"/api/games/{game}/view", headers=as_seat(game, 1)).json()
+        r = client.post(f"/api/games/{game}/action", headers={**as_seat(game, 1), **ORIGIN},
+                        json={"action": view["legal"][0]["token"], "version": view["version"]})
+        assert r.status_code == 200 and stored_actions(path, game) == 1     # moves still stored
+
+
+def test_behind_a_trusted_proxy_limits_count_per_client_address(tmp_path):
+    """--trusted-proxy: the proxy's X-Forwarded-For names the client (read from the right,
+    so a forged left part changes nothing); sockets and uploads then count per address too.
+    Without it, the header is ignored: every client behind a proxy is one address."""
+    from web.clients import client_address, proxy_addresses
+    trusted = proxy_addresses(["127.0.0.1", "::1"])
+    scope = lambda peer, *values: {"client": (peer, 5000), "headers": [(b"x-forwarded-for", v.encode()) for v in values]}
+    assert client_address(scope("127.0.0.1", "6.6.6.6, 203.0.113.7"), trusted) == "203.0.113.7"
+    assert client_address(scope("127.0.0.1", "203.0.113.7, 127.0.0.1"), trusted) == "203.0.113.7"
+    assert client_address(scope("127.0.0.1", "6.6.6.6", "203.0.113.8"), trusted) == "203.0.113.8"
+    assert client_address(scope("198.51.100.1", "203.0.113.7"), trusted) is None      # not a proxy of ours
+    assert client_address(scope("127.0.0.1"), trusted) is None
+    assert client_address(scope("127.0.0.1", "203.0.113.7"), frozenset()) is None
+    with pytest.raises(PalaisError, match="--trusted-proxy 'proxy.lan': expected an IP address"):
+        proxy_addresses(["proxy.lan"])
+
+    from test_web_server import EXAMPLE
+    text = EXAMPLE.read_bytes()
+    path = tmp_path / "games.sqlite3"
+    config = ServerConfig(db=str(path), seeds=random.Random(0), trusted_proxies=trusted,
+                          max_address_uploads_per_hour=2, max_address_sockets=2)
+    with TestClient(create_app(config), base_url=BASE, client=("127.0.0.1", 40000)) as client:
+        via = lambda address: {**ORIGIN, "x-forwarded-for": address}
+        assert [client.post("/api/records", content=text, headers=via(f"6.6.6.{i}, 203.0.113.7")).status_code
+                for i in range(3)] == [200, 200, 429]                  # a forged left part changes nothing
+        third = client.post("/api/records", content=text, headers=via("203.0.113.7")).json()
+        assert third["error"].startswith("2 records were loaded from your address in the last hour")
+        game = client.post("/api/records", content=text, headers=via("203.0.113.9")).json()["game"]
+
+        from contextlib import ExitStack
+        with ExitStack() as stack:
+            def socket(address):
+                ws = stack.enter_context(client.websocket_connect(f"{WS}/ws/games/{game}", headers=via(address)))
+                ws.send_json({"key": None})
+                return ws
+            first, second = socket("203.0.113.7"), socket("203.0.113.7")
+            assert first.receive_json()["type"] == second.receive_json()["type"] == "view"
+            third = socket("203.0.113.7")
+            assert "2 live connections are open from your address" in third.receive_json()["error"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                third.receive_json()
+            assert closed.value.code == 1013
+            assert socket("203.0.113.9").receive_json()["type"] == "view"   # another client still gets in
+    with TestClient(create_app(ServerConfig(max_address_uploads_per_hour=1)), base_url=BASE,
+                    client=("127.0.0.1", 40000)) as client:             # no --trusted-proxy: header ignored
+        assert [client.post("/api/records", content=text, headers=via("203.0.113.7")).status_code
+                for _ in range(2)] == [200, 200]
+
+
+def test_serve_refuses_a_trusted_proxy_that_is_not_an_address_with_one_line():
+    from click.testing import CliRunner
+
+    from web.cli import main
+    result = CliRunner().invoke(main, ["serve", "--db", ":memory:", "--trusted-proxy", "proxy.lan"])
+    assert result.exit_code == 1
+    assert "Error: --trusted-proxy 'proxy.lan': expected an IP address" in result.output
+    result = CliRunner().invoke(main, ["serve", "--db", ":memory:", "--max-db-mb", "0"])
+    assert result.exit_code == 2 and "--max-db-mb" in result.output

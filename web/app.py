@@ -39,7 +39,7 @@ def open_store(config: ServerConfig) -> GameStore:
         return MemoryStore(config.max_games, config.idle_minutes * 60, config.clock)
     from .sqlite_store import SqliteStore
     return SqliteStore(config.db, config.max_games, config.idle_minutes * 60, config.clock,
-                       keep_days=config.keep_days)
+                       keep_days=config.keep_days, max_bytes=config.max_db_mb * 2 ** 20)
 
 
 def create_app(config: ServerConfig | None = None, store: GameStore | None = None) -> Starlette:

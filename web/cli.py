@@ -39,9 +39,12 @@ def allowed_hosts(texts) -> tuple:
 
 
 def server_config(host, port, engine_texts, max_games, allow_hosts=(), idle_minutes=120,
-                  db=None, keep_days=30, sandbox: SandboxPolicy = OFF) -> ServerConfig:
+                  db=None, keep_days=30, sandbox: SandboxPolicy = OFF, max_db_mb=1024,
+                  trusted_proxies=()) -> ServerConfig:
     """The configuration the options ask for; a PalaisError names what is wrong."""
     from tournament.engines import check_engines, parse_engine
+
+    from .clients import proxy_addresses
     specs = [parse_engine(text) for text in engine_texts]
     check_engines(specs, local=True)
     for spec in specs:
@@ -53,7 +56,8 @@ def server_config(host, port, engine_texts, max_games, allow_hosts=(), idle_minu
         sandbox = sandbox.hiding(db, db + "-wal", db + "-journal", db + "-shm")
     return ServerConfig(host=host, port=port, engines=tuple(specs), max_games=max_games,
                         allow_hosts=allowed_hosts(allow_hosts), idle_minutes=idle_minutes,
-                        db=db, keep_days=keep_days, sandbox=sandbox)
+                        db=db, keep_days=keep_days, sandbox=sandbox, max_db_mb=max_db_mb,
+                        trusted_proxies=proxy_addresses(trusted_proxies))
 
 
 def default_db() -> str:
@@ -104,7 +108,8 @@ def port_free(host: str, port: int) -> str | None:
                    "'name=NAME cmd=\"COMMAND ARGS\" option.Name=value'. Repeatable; the built-in "
                    f"players ({', '.join(BUILTIN_PLAYERS)}) are always offered.")
 @click.option("--max-games", type=click.IntRange(1, 1000), default=16, show_default=True,
-              help="Live games at once; a new one past that is refused until one is deleted.")
+              help="Live games at once (in memory, with their engines); past that a new game "
+                   "replaces the finished game unused longest, and with none such it is refused.")
 @click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
               help="Also answer requests for this host name or address (as typed in the "
                    "browser's address bar, no port), besides localhost, 127.0.0.1, [::1] and "
@@ -118,13 +123,21 @@ def port_free(host: str, port: int) -> str | None:
                    "memory only.")
 @click.option("--keep-days", type=click.IntRange(1, 3650), default=30, show_default=True,
               help="A stored game nobody has touched for this many days is deleted from --db.")
+@click.option("--max-db-mb", type=click.IntRange(1, 1024 * 1024), default=1024, show_default=True,
+              help="The most the stored games may take in --db: past it the finished games "
+                   "nobody has open are deleted, uploaded ones first and the least recently "
+                   "used first; if that is not enough, new games are refused.")
+@click.option("--trusted-proxy", "trusted_proxies", multiple=True, metavar="ADDR",
+              help="A reverse proxy's address (as this server sees it, e.g. 127.0.0.1): its "
+                   "X-Forwarded-For names each client, and limits then count per client address "
+                   "too. Repeatable.")
 @sandbox_options
 def serve(host, port, open_browser, engine_texts, max_games, allow_hosts, idle_minutes, db, keep_days,
-          sandbox):
+          max_db_mb, trusted_proxies, sandbox):
     """Play in a browser: a local web server with the board, hints and review."""
     try:
         config = server_config(host, port, engine_texts, max_games, allow_hosts, idle_minutes,
-                               db, keep_days, sandbox)
+                               db, keep_days, sandbox, max_db_mb, trusted_proxies)
     except PalaisError as exc:
         raise click.ClickException(str(exc))
     if config.engines:

@@ -45,6 +45,12 @@ class ServerConfig:
     max_sockets: int = 256
     max_spectator_sockets: int = 32
     max_seat_sockets: int = 8
+    # Behind a reverse proxy named by --trusted-proxy, each client's address is known from the
+    # proxy's X-Forwarded-For (web/clients.py), and these count per address too.
+    trusted_proxies: frozenset = frozenset()
+    max_address_sockets: int = 16
+    max_address_uploads_per_hour: int = 20
+    max_db_mb: int = 1024                   # the stored games' size; past it uploads are pruned (--max-db-mb)
     engine_restarts: int = 2                # a failed engine is restarted this often per game
     engine_start_timeout_s: float = 60.0    # a PRI engine's time to start (handshake, isready)
     engine_overrun_s: float = 10.0          # how long past its budget a PRI engine may answer

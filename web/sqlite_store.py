@@ -31,7 +31,7 @@ from .credentials import SeatKeys
 from .session import Refused, StoreError
 from .store import NO_SUCH_GAME, MemoryStore
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 SCHEMA = """
 CREATE TABLE games (
     id        TEXT PRIMARY KEY,
@@ -46,7 +46,8 @@ CREATE TABLE games (
     owner     TEXT NOT NULL,              -- SHA-256 of the owner key
     rematch   TEXT,                       -- the game that followed, if any
     version   INTEGER NOT NULL DEFAULT 0, -- the session's count of changes (a View's "version")
-    record    TEXT                        -- the full record, once the game is over
+    record    TEXT,                       -- the full record, once the game is over
+    uploaded  INTEGER NOT NULL DEFAULT 0  -- 1: made from an uploaded record (pruned first when full)
 );
 CREATE TABLE seats (
     game      TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
@@ -58,7 +59,11 @@ CREATE TABLE seats (
 );
 CREATE INDEX games_touched ON games(touched);
 """
-MIGRATIONS = {}                     # version k -> SQL bringing a file from k to k + 1
+MIGRATIONS = {                      # version k -> SQL bringing a file from k to k + 1
+    1: "ALTER TABLE games ADD COLUMN uploaded INTEGER NOT NULL DEFAULT 0;"
+       "UPDATE games SET uploaded = 1 WHERE settings LIKE '%\"from_record\": true%';",
+}
+PRUNE_MOST = 1000                   # finished games deleted for the room of one new game, at most
 DAY_S = 24 * 3600
 VERSION_MARGIN = 1000
 BUSY_TIMEOUT_MS = 5000              # how long a write waits for a file another program holds locked
@@ -70,10 +75,12 @@ class SqliteStore(MemoryStore):
     keeps_games = True               # an evicted game leaves memory, not the database
 
     def __init__(self, path: str, max_games: int, idle_s=None, clock=time.monotonic,
-                 keep_days: int = 30, wall=time.time, busy_timeout_ms: int = BUSY_TIMEOUT_MS):
+                 keep_days: int = 30, wall=time.time, busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+                 max_bytes: int | None = None):
         super().__init__(max_games, idle_s, clock)
         self.path = path
         self.keep_days = keep_days
+        self.max_bytes = max_bytes
         self.wall = wall
         self.server = None
         self._db_lock = threading.RLock()
@@ -128,6 +135,7 @@ class SqliteStore(MemoryStore):
     # ---- writing ---------------------------------------------------------------------------
 
     def create(self, make_session):
+        self.make_room()
         session = super().create(make_session)
         game, keys = session.game, session.keys
         now = self.wall()
@@ -135,10 +143,11 @@ class SqliteStore(MemoryStore):
             with self._tx() as db:
                 db.execute("BEGIN IMMEDIATE")
                 db.execute("INSERT INTO games (id, created, touched, over, settings, deal, layout, "
-                           "secret, actions, owner) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                           "secret, actions, owner, uploaded) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                            (session.id, now, now, int(game.over()), json.dumps(session.settings),
                             json.dumps(game.deal()), json.dumps(game.layout()), game.secret.hex(),
-                            json.dumps(game.actions), keys.owner))
+                            json.dumps(game.actions), keys.owner,
+                            int(bool(session.settings.get("from_record")))))
                 db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?)",
                                [(session.id, q, session.kinds[q], game.names[q], keys.seats[q])
                                 for q in range(game.n_players)])
@@ -148,6 +157,42 @@ class SqliteStore(MemoryStore):
             self._drop(session.id)
             raise Refused(f"the game could not be stored: {exc}", 503) from None
         return session
+
+    def stored_bytes(self) -> int:
+        """The size of what the file holds (its pages in use; freed pages are reused)."""
+        with self._tx() as db:
+            pages, free, size = (db.execute(f"PRAGMA {name}").fetchone()[0]
+                                 for name in ("page_count", "freelist_count", "page_size"))
+        return (pages - free) * size
+
+    def make_room(self) -> None:
+        """Room for one more game under max_bytes (--max-db-mb): while the file is over it,
+        the finished games nobody has open are deleted, uploads first, the least recently
+        used first; unfinished games are never deleted for room (only by --keep-days). If
+        the file is still over, the new game is refused (507), and the moves of the games
+        already made are still stored."""
+        if self.max_bytes is None:
+            return
+        try:
+            if self.stored_bytes() < self.max_bytes:
+                return
+            with self._lock:
+                live = set(self._games)
+            with self._tx() as db:
+                finished = [game_id for (game_id,) in db.execute(
+                    "SELECT id FROM games WHERE over = 1 ORDER BY uploaded DESC, touched ASC")
+                    if game_id not in live]
+            for game_id in finished[:PRUNE_MOST]:
+                with self._tx() as db:
+                    db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+                if self.stored_bytes() < self.max_bytes:
+                    break
+            full = self.stored_bytes() >= self.max_bytes
+        except sqlite3.Error as exc:
+            raise Refused(f"the game could not be stored: {exc}", 503) from None
+        if full:
+            raise Refused(f"the server's storage is full (its {self.max_bytes / 2 ** 20:.3g} MiB "
+                          f"hold games not yet finished): finish or delete a game first", 507)
 
     def saved(self, session) -> None:
         """One transaction per change: the actions, the settings (a resigned seat) and, at

@@ -16,6 +16,7 @@ from engine.errors import PalaisError
 from play.game import PlayGame, read_game_text
 
 from .. import making
+from ..clients import client_address
 from ..inputs import read_body
 from ..session import Refused
 from .common import Server, answer, api, seat_route
@@ -30,25 +31,35 @@ def capped_name(name: str, q: int) -> str:
 
 
 class UploadRate:
-    """At most `per_hour` uploads in any hour, for the whole server: on 127.0.0.1 every
-    program of the machine is one address, so it counts uploads, not addresses."""
+    """At most `per_hour` uploads in any hour for the whole server, and `per_address` from
+    one client address where a trusted proxy tells it (web/clients.py): on 127.0.0.1 every
+    program of the machine is one address, so without a proxy it counts uploads only."""
 
-    def __init__(self, per_hour: int, clock=time.monotonic):
+    def __init__(self, per_hour: int, per_address: int, clock=time.monotonic):
         self.per_hour = per_hour
+        self.per_address = per_address
         self.clock = clock
-        self.times = collections.deque()
+        self.times = collections.deque()             # (time, address) of each upload
         self.lock = threading.Lock()
 
-    def take(self) -> None:
+    def take(self, address: str | None = None) -> None:
         now = self.clock()
         with self.lock:
-            while self.times and now - self.times[0] >= 3600:
+            while self.times and now - self.times[0][0] >= 3600:
                 self.times.popleft()
             if len(self.times) >= self.per_hour:
-                wait = int(3600 - (now - self.times[0])) + 1
                 raise Refused(f"{self.per_hour} records were loaded in the last hour, the server's most: "
-                              f"try again in {wait} s", 429)
-            self.times.append(now)
+                              f"try again in {self._wait(now, self.times[0][0])} s", 429)
+            if address is not None:
+                mine = [t for t, a in self.times if a == address]
+                if len(mine) >= self.per_address:
+                    raise Refused(f"{self.per_address} records were loaded from your address in the "
+                                  f"last hour, the most: try again in {self._wait(now, mine[0])} s", 429)
+            self.times.append((now, address))
+
+    @staticmethod
+    def _wait(now: float, oldest: float) -> int:
+        return int(3600 - (now - oldest)) + 1
 
 
 def load_record(server: Server, raw: bytes, players_text: str | None):
@@ -89,12 +100,12 @@ def routes(server: Server) -> list:
             "Content-Disposition": f'attachment; filename="palais-{session.id[:8]}.txt"',
             "Cache-Control": "no-store"})
 
-    uploads = UploadRate(config.max_uploads_per_hour, config.clock)
+    uploads = UploadRate(config.max_uploads_per_hour, config.max_address_uploads_per_hour, config.clock)
 
     @api
     async def post_record(request):
         raw = await read_body(request, config.max_upload_bytes)
-        uploads.take()
+        uploads.take(client_address(request.scope, config.trusted_proxies))
         players = request.query_params.get("players")
         session, keys, owner = await run_in_threadpool(load_record, server, raw, players)
         return answer(created(session, keys, owner), session)

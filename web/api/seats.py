@@ -16,6 +16,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from search.params import SearchLimits
 
+from ..clients import client_address
 from ..inputs import int_field, json_body
 from ..i18n import translator
 from ..session import RESTART, STALE_MESSAGE, Refused, Stale, Watcher
@@ -40,38 +41,52 @@ def close_reason(text: str) -> str:
 
 
 class SocketCount:
-    """The open WebSockets: of the server, and per game and seat (None: spectators). A new
-    one past a cap is refused (503, closed with 1013 "try again later"), so sockets can
-    never starve the players' requests (docs/web.md, "Limits")."""
+    """The open WebSockets: of the server, per game and seat (None: spectators), and per
+    client address where a trusted proxy tells it (web/clients.py). A new one past a cap is
+    refused (503, closed with 1013 "try again later"), so sockets can never starve the
+    players' requests (docs/web.md, "Limits")."""
 
     def __init__(self, config):
         self.config = config
         self.lock = threading.Lock()
         self.total = 0
         self.open = {}                       # (game id, seat) -> sockets
+        self.by_address = {}                 # client address -> sockets
 
-    def admit(self, game_id: str, seat) -> tuple:
+    def admit(self, game_id: str, seat, address: str | None = None) -> tuple:
         config = self.config
         cap, who = ((config.max_spectator_sockets, "spectators of this game") if seat is None
                     else (config.max_seat_sockets, f"seat {seat + 1} of this game"))
-        place = (game_id, seat)
+        place = (game_id, seat, address)
         with self.lock:
             if self.total >= config.max_sockets:
                 raise Refused(f"the server has {config.max_sockets} live connections open, its most: "
                               "try again later", 503)
-            if self.open.get(place, 0) >= cap:
+            if self.open.get(place[:2], 0) >= cap:
                 raise Refused(f"{cap} live connections are open for {who}, the most: close one "
                               "or try again later", 503)
+            if address is not None and self.by_address.get(address, 0) >= config.max_address_sockets:
+                raise Refused(f"{config.max_address_sockets} live connections are open from your "
+                              "address, the most: close one or try again later", 503)
             self.total += 1
-            self.open[place] = self.open.get(place, 0) + 1
+            count(self.open, place[:2], +1)
+            if address is not None:
+                count(self.by_address, address, +1)
         return place
 
     def leave(self, place: tuple) -> None:
         with self.lock:
             self.total -= 1
-            self.open[place] -= 1
-            if not self.open[place]:
-                del self.open[place]
+            count(self.open, place[:2], -1)
+            if place[2] is not None:
+                count(self.by_address, place[2], -1)
+
+
+def count(counts: dict, key, step: int) -> None:
+    """counts[key] += step, the key gone at zero (so the dict holds only what is open)."""
+    counts[key] = counts.get(key, 0) + step
+    if not counts[key]:
+        del counts[key]
 
 
 def routes(server: Server) -> list:
@@ -139,7 +154,7 @@ def routes(server: Server) -> list:
         try:
             session = await run_in_threadpool(store.get, websocket.path_params["game"])
             seat = access(session, await hello(websocket)).seat
-            place = sockets.admit(session.id, seat)
+            place = sockets.admit(session.id, seat, client_address(websocket.scope, config.trusted_proxies))
         except Refused as exc:
             await websocket.send_json({"type": "error", "error": str(exc)})
             await websocket.close(code=WS_CLOSE_CODES.get(exc.status, WS_BAD_REQUEST),
