@@ -500,3 +500,13 @@ def test_serve_refuses_a_trusted_proxy_that_is_not_an_address_with_one_line():
     assert "Error: --trusted-proxy 'proxy.lan': expected an IP address" in result.output
     result = CliRunner().invoke(main, ["serve", "--db", ":memory:", "--max-db-mb", "0"])
     assert result.exit_code == 2 and "--max-db-mb" in result.output
+
+
+def test_the_analysis_options_reach_the_servers_one_queue():
+    from web.cli import server_config
+    config = server_config("127.0.0.1", 8000, [], 16, db=":memory:",
+                           analysis={"analysis_processes": 3, "analysis_queue": 0, "analysis_budget_ms_max": 500})
+    app = create_app(config)
+    gate = app.state.analyses
+    assert (gate.processes, gate.waiting, config.analysis_budget_ms_max) == (3, 0, 500)
+    assert ServerConfig().analysis_processes == max(1, __import__("os").cpu_count() or 1)

@@ -1,6 +1,7 @@
 """One bounded queue of review analyses for the whole server.
 
-An analysis searches every turn of a game over all the machine's cores (play/analyse.py), so
+An analysis searches every turn of a game over `processes` worker processes (by default one
+per core: play/analyse.py), so
 a few of them at once would starve the games. Here at most `slots` run at once and
 `waiting` more wait their turn; past that a new one is refused (503, "try again later"). An
 analysis still waiting when its game is deleted or leaves memory never starts; one running
@@ -19,9 +20,10 @@ POLL_S = 0.1                   # how often a waiting analysis looks whether its 
 
 
 class AnalysisGate:
-    def __init__(self, slots: int, waiting: int):
+    def __init__(self, slots: int, waiting: int, processes: int = 1):
         self.slots = slots
         self.waiting = waiting
+        self.processes = processes             # the worker processes of the one running (--analysis-processes)
         self._free = threading.Semaphore(slots)
         self._lock = threading.Lock()
         self.admitted = 0          # running or waiting

@@ -47,7 +47,7 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
     store = store if store is not None else open_store(config)      # (an empty store is falsy: it has a len)
     policy = HostPolicy.of(config.host, config.allow_hosts, config.port)
     server = Server(config, store, policy, opener(config.engine_start_timeout_s, config.engine_overrun_s, config.sandbox),
-                    AnalysisGate(config.analysis_slots, config.analysis_queue))
+                    AnalysisGate(config.analysis_slots, config.analysis_queue, config.analysis_processes))
     if hasattr(store, "bind"):
         store.bind(server)                  # a lasting store brings games back through the server
 

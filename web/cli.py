@@ -40,7 +40,7 @@ def allowed_hosts(texts) -> tuple:
 
 def server_config(host, port, engine_texts, max_games, allow_hosts=(), idle_minutes=120,
                   db=None, keep_days=30, sandbox: SandboxPolicy = OFF, max_db_mb=1024,
-                  trusted_proxies=()) -> ServerConfig:
+                  trusted_proxies=(), analysis=None) -> ServerConfig:
     """The configuration the options ask for; a PalaisError names what is wrong."""
     from tournament.engines import check_engines, parse_engine
 
@@ -57,7 +57,7 @@ def server_config(host, port, engine_texts, max_games, allow_hosts=(), idle_minu
     return ServerConfig(host=host, port=port, engines=tuple(specs), max_games=max_games,
                         allow_hosts=allowed_hosts(allow_hosts), idle_minutes=idle_minutes,
                         db=db, keep_days=keep_days, sandbox=sandbox, max_db_mb=max_db_mb,
-                        trusted_proxies=proxy_addresses(trusted_proxies))
+                        trusted_proxies=proxy_addresses(trusted_proxies), **(analysis or {}))
 
 
 def default_db() -> str:
@@ -131,13 +131,24 @@ def port_free(host: str, port: int) -> str | None:
               help="A reverse proxy's address (as this server sees it, e.g. 127.0.0.1): its "
                    "X-Forwarded-For names each client, and limits then count per client address "
                    "too. Repeatable.")
+@click.option("--analysis-processes", type=click.IntRange(1, 256), default=None,
+              help="Worker processes of a review analysis  [default: one per core]. One "
+                   "analysis runs at a time for the whole server.")
+@click.option("--analysis-queue", type=click.IntRange(0, 64), default=2, show_default=True,
+              help="Analyses that may wait for the running one; past that a new one is "
+                   "refused (503, try again later).")
+@click.option("--analysis-max-ms", type=click.IntRange(50, 600_000), default=10_000, show_default=True,
+              help="The most time per turn a review analysis may ask for.")
 @sandbox_options
 def serve(host, port, open_browser, engine_texts, max_games, allow_hosts, idle_minutes, db, keep_days,
-          max_db_mb, trusted_proxies, sandbox):
+          max_db_mb, trusted_proxies, analysis_processes, analysis_queue, analysis_max_ms, sandbox):
     """Play in a browser: a local web server with the board, hints and review."""
+    analysis = {"analysis_queue": analysis_queue, "analysis_budget_ms_max": analysis_max_ms}
+    if analysis_processes is not None:
+        analysis["analysis_processes"] = analysis_processes
     try:
         config = server_config(host, port, engine_texts, max_games, allow_hosts, idle_minutes,
-                               db, keep_days, sandbox, max_db_mb, trusted_proxies)
+                               db, keep_days, sandbox, max_db_mb, trusted_proxies, analysis)
     except PalaisError as exc:
         raise click.ClickException(str(exc))
     if config.engines:

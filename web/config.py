@@ -12,6 +12,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
+from play.analyse import default_processes
 from play.i18n import LANGUAGES
 from protocol.sandbox import OFF, SandboxPolicy
 from search.algorithms import VIEW_ALGORITHMS
@@ -61,8 +62,9 @@ class ServerConfig:
     hint_iterations: int = 20_000           # the search behind one hint (as `palais hint`)
     analysis_iterations: int = 2_000        # per search of a review analysis without a budget
     analysis_budget_ms_max: int = 10_000    # the most time per turn an analysis may ask for
-    analysis_slots: int = 1                 # analyses at once (each over all the cores: web/analyses.py)
-    analysis_queue: int = 2                 # analyses waiting for a slot; past that, 503
+    analysis_slots: int = 1                 # analyses at once (web/analyses.py)
+    analysis_queue: int = 2                 # analyses waiting for a slot; past that, 503 (--analysis-queue)
+    analysis_processes: int = field(default_factory=default_processes)   # of the running one (--analysis-processes)
     languages: tuple = LANGUAGES            # of the page and the explanations (play/i18n.py)
     seeds: random.Random = field(default_factory=random.Random)   # a seed for games given none
 

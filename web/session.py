@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from engine.chance import commitment
 from engine.errors import NotationError, PalaisError
 from engine.notation import action_to_token, legal_text, token_to_action
-from play.analyse import Analyser, analyse_game, default_processes
+from play.analyse import Analyser, analyse_game
 from play.game import SECRET_HEADER
 from play.seats import EngineFailed, SeatSpec, open_seat
 from search.params import SearchLimits, SearchParams
@@ -535,11 +535,11 @@ class GameSession:
     def _analyse(self, rec, start, analyser, gate) -> None:
         with gate.turn(lambda: self.closed) as started:
             if started:
-                self._analysed(rec, start, analyser)
+                self._analysed(rec, start, analyser, gate.processes)
             else:
                 self.analysing = False           # its game went away while it waited
 
-    def _analysed(self, rec, start, analyser) -> None:
+    def _analysed(self, rec, start, analyser, processes: int) -> None:
 
         def progress(done, total):
             if self.closed:
@@ -549,7 +549,7 @@ class GameSession:
         try:
             if self.closed:
                 raise _Closed()
-            analyses = analyse_game(rec, start, analyser, on_turn=progress, processes=default_processes())
+            analyses = analyse_game(rec, start, analyser, on_turn=progress, processes=processes)
             result = analysis_json(rec.n_players, analyses, rec.observer)
         except _Closed:
             return
