@@ -296,13 +296,7 @@ class SqliteStore(MemoryStore):
     def _create_as(self, game_id: str, make_session):
         """A stored game made live again under its own id (a place counts, as for a new one)."""
         self._take_place(game_id, "come back later")
-        try:
-            session = make_session(game_id)
-        except BaseException:
-            self.release(game_id)
-            raise
-        self.put(game_id, session)
-        return session
+        return self._make_in(game_id, make_session)
 
     def summaries(self, game_ids) -> list:
         out = []

@@ -135,7 +135,11 @@ class MemoryStore(GameStore):
     def create(self, make_session):
         """A new game: a place reserved (Refused 429 when full), `make_session(game_id)`
         made in it, or the place given back if making it fails."""
-        game_id = self.reserve()
+        return self._make_in(self.reserve(), make_session)
+
+    def _make_in(self, game_id: str, make_session):
+        """`make_session(game_id)` in the place reserved for `game_id`, or the place given
+        back if making it fails."""
         try:
             session = make_session(game_id)
         except BaseException:
