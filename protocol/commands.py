@@ -18,6 +18,15 @@ from typing import ClassVar
 
 from engine.constants import layout_text
 
+# Names PRI changed, both ends' one table. An option's old name is still accepted by the engine
+# and, for an older engine that declares only the old name, sent under it by the client
+# (protocol/launch.py); the `info` key `nodes` is still written beside `visits`. The engine's
+# handshake says so in `info string` lines (RENAMED_NOTES); docs/protocol.md lists them.
+RENAMED_OPTIONS = {"Threads": "Processes"}          # old -> new
+RENAMED_NOTES = tuple(f"option {old} is the old name of {new}, still accepted (deprecated)"
+                      for old, new in RENAMED_OPTIONS.items()) \
+    + ("info key nodes is the old name of visits, still sent beside it (deprecated)",)
+
 
 class _Word:
     """A command that is one word with no arguments."""

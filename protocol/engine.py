@@ -32,7 +32,7 @@ from search.kernel import kernel_name
 from search.priors import load_priors
 from search.value import load_value_model, value_identity
 
-from .commands import Go
+from .commands import RENAMED_OPTIONS, Go
 from .session import view_from_position
 
 
@@ -142,6 +142,7 @@ OPTIONS = handshake_order(
     after={"Hash": (OptionSpec("MultiPV", "spin", 1, 1, 64),)},
     last=(OptionSpec("Move Overhead", "spin", 30, 0, 10000),))
 OPTION_BY_NAME = {spec.name.lower(): spec for spec in OPTIONS}
+OPTION_BY_NAME.update({old.lower(): OPTION_BY_NAME[new.lower()] for old, new in RENAMED_OPTIONS.items()})
 KNOB_OPTION = {spec.knob.name: spec.name for spec in SEARCH_OPTIONS}
 
 

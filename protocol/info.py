@@ -1,13 +1,14 @@
 """The `info` line of PRI as one typed record, written by the engine and read by the client
 with the same code (as python-chess types UCI's info), so the two ends cannot drift apart.
 
-    Info(iterations=900, nodes=12000, time_ms=250, multipv=1, winprob=(0.6, 0.4), pv="MINT").to_line()
-    -> "info iterations 900 nodes 12000 time 250 multipv 1 winprob 0.600 0.400 pv MINT"
+    Info(iterations=900, visits=12000, time_ms=250, multipv=1, winprob=(0.6, 0.4), pv="MINT").to_line()
+    -> "info iterations 900 visits 12000 nodes 12000 time 250 multipv 1 winprob 0.600 0.400 pv MINT"
     Info.parse("info string error: x")  -> Info(string="error: x")
 
 Keys (docs/protocol.md, "Engine to GUI"), always written in this order: `iterations`,
-`nodes` (node visits: tree decisions walked, summed over iterations), `nps` (visits per
-second), `time` (ms), `multipv` (rank), `winprob` (one per seat), `score` (expected VP, one
+`visits` (node visits: tree decisions walked, summed over iterations), `nodes` (the same
+number under its old name, deprecated: written beside `visits` for a release so older
+readers go on; "nodes" inside the search means tree nodes), `nps` (visits per second), `time` (ms), `multipv` (rank), `winprob` (one per seat), `score` (expected VP, one
 per seat), `pv` (the rest of the line: the turn's tokens), `string` (the rest of the line:
 free text). A key the record does not know is kept, as text, in `other`, so a newer
 engine's line still reads; a value that is not what its key needs is a ProtocolError.
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 
 from engine.errors import PalaisError
 
-WHOLE_KEYS = ("iterations", "nodes", "nps", "time", "multipv")
+WHOLE_KEYS = ("iterations", "visits", "nodes", "nps", "time", "multipv")
 LIST_KEYS = ("winprob", "score")
 REST_KEYS = ("pv", "string")
 FIELD = {"time": "time_ms"}                  # a key whose field is named otherwise
@@ -32,7 +33,8 @@ class InfoError(PalaisError):
 @dataclass(frozen=True)
 class Info:
     iterations: int | None = None
-    nodes: int | None = None
+    visits: int | None = None                # node visits (the key `visits`)
+    nodes: int | None = None                 # the same, under its deprecated key `nodes`
     nps: int | None = None
     time_ms: int | None = None
     multipv: int | None = None
@@ -41,6 +43,11 @@ class Info:
     pv: str | None = None
     string: str | None = None
     other: tuple = ()                        # (key, value) pairs of keys this record does not know
+
+    @property
+    def node_visits(self) -> int | None:
+        """The node visits, from `visits` or, from an older engine, `nodes`."""
+        return self.visits if self.visits is not None else self.nodes
 
     def to_line(self) -> str:
         words = ["info"]

@@ -2,7 +2,7 @@
 play` and `palais serve` all call `open_engine` (as python-chess's popen_uci starts a UCI
 engine), so each gets the same sandbox, the same checks and the same errors.
 
-    client = open_engine(["palais-engine"], options=[("Threads", "2")], sandbox=policy)
+    client = open_engine(["palais-engine"], options=[("Processes", "2")], sandbox=policy)
 
 Steps: start the process (in the sandbox `sandbox` asks for: protocol/sandbox.py), `pri`
 and read its identity and options, check each option asked for against what the engine
@@ -18,6 +18,7 @@ from __future__ import annotations
 import subprocess
 
 from .client import SAFETY_TIMEOUT_S, ClientError, EngineClient
+from .commands import RENAMED_OPTIONS
 from .sandbox import SandboxPolicy
 
 
@@ -41,13 +42,26 @@ def _declared(text: str) -> dict:
     return out
 
 
-def check_option(options: dict, name: str, value) -> None:
-    """OptionRefused unless the engine's handshake (`options`: name -> the rest of its option
-    line) declares `name` and `value` fits its type. A spin's value that is not a whole
-    number is left to the engine to judge (ours take words such as `Hash auto`)."""
-    if name not in options:
-        offered = ", ".join(options) or "none"
-        raise OptionRefused(f"option {name!r}: the engine has no such option (it has: {offered})")
+def declared_name(options: dict, name: str) -> str:
+    """The name under which the engine (`options`: its handshake's declarations) takes the
+    option `name`: itself, or its old or new name where PRI renamed it (RENAMED_OPTIONS), so
+    `Threads` reaches a new engine and `Processes` an old one. OptionRefused if none."""
+    by_lower = {declared.lower(): declared for declared in options}
+    renamed = {**{old.lower(): new for old, new in RENAMED_OPTIONS.items()},
+               **{new.lower(): old for old, new in RENAMED_OPTIONS.items()}}
+    for candidate in (name, renamed.get(name.lower())):
+        if candidate is not None and candidate.lower() in by_lower:
+            return by_lower[candidate.lower()]
+    offered = ", ".join(options) or "none"
+    raise OptionRefused(f"option {name!r}: the engine has no such option (it has: {offered})")
+
+
+def check_option(options: dict, name: str, value) -> str:
+    """The name to send the option `name` under (declared_name), after checking that `value`
+    fits the type the engine's handshake declares; OptionRefused names what does not. A
+    spin's value that is not a whole number is left to the engine to judge (ours take words
+    such as `Hash auto`)."""
+    name = declared_name(options, name)
     declared = _declared(options[name])
     kind = declared.get("type")
     text = None if value is None else str(value)
@@ -67,6 +81,7 @@ def check_option(options: dict, name: str, value) -> None:
         raise OptionRefused(f"option {name!r}: {text!r} is not true or false")
     elif kind == "combo" and declared["var"] and text.lower() not in [v.lower() for v in declared["var"]]:
         raise OptionRefused(f"option {name!r}: {text!r} is not one of {', '.join(declared['var'])}")
+    return name
 
 
 def open_engine(command, options=(), *, sandbox: SandboxPolicy | None = None,
@@ -78,9 +93,8 @@ def open_engine(command, options=(), *, sandbox: SandboxPolicy | None = None,
     try:
         client.start()
         info = client.handshake()
-        for name, value in options:
-            check_option(info.options, name, value)
-        for name, value in options:
+        named = [(check_option(info.options, name, value), value) for name, value in options]
+        for name, value in named:
             client.set_option(name, value)
         if new_game:
             client.new_game()

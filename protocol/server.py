@@ -22,6 +22,7 @@ from engine.notation import turn_to_text
 
 from .commands import (Bench, Display, Go, Hint, IsReady, NewGame, ParseError, Perft,
                        PositionStart, PositionString, Pri, Quit, SetOption, Stop)
+from .commands import RENAMED_NOTES
 from .engine import EngineFacade
 from .info import Info
 from .parser import parse_line
@@ -89,6 +90,8 @@ class Server:
         self.send(f"id name {ENGINE_NAME}" + (f" value {digest}" if digest else ""))
         self.send(f"id author {ENGINE_AUTHOR}")
         self.send(f"info string value kernel {self.engine.value_kernel()}")
+        for note in RENAMED_NOTES:
+            self.send(f"info string {note}")
         self._send_notes()
         for line in self.engine.option_lines():
             self.send(line)
@@ -206,7 +209,8 @@ class Server:
 
 def info_lines(result, final: bool) -> list:
     """`info` lines for a search result (final: one per candidate) or a progress report."""
-    common = {"iterations": result.iterations, "nodes": result.node_visits, "time_ms": round(result.time_ms),
+    common = {"iterations": result.iterations, "visits": result.node_visits, "nodes": result.node_visits,
+              "time_ms": round(result.time_ms),
               "nps": round(result.node_visits * 1000 / result.time_ms) if result.time_ms > 0 else None}
     if not final:
         best = result.best

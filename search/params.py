@@ -153,7 +153,7 @@ class SearchParams:
     algorithm: str = knob("ismcts", "the player (search/algorithms.py)",
                           choices=ALGORITHMS, pri="Algorithm")
     processes: int = knob(1, "ismcts/mcts: root-parallel search over this many processes",
-                          low=1, high=64, pri="Threads")
+                          low=1, high=64, pri="Processes")
     hash_mb: int = knob(0, "tree memory bound in MiB (like UCI's Hash; a full tree stops growing) | 0 or auto: sized from the search's own budget (search/treesize.py)",
                         low=0, high=65536, pri="Hash", words=(("auto", 0),))
     seed: int = knob(0, "seeds every random choice of the search", low=0, pri="Seed")

@@ -24,6 +24,10 @@ def test_parse_info_reads_lists_and_the_rest_of_the_line():
     assert info.pv == "gate2 MINT-KING end" and info.other == (("seldepth", "9"),)
     assert parse_info("info string error: x y").string == "error: x y"
     assert parse_info("info time 250.4").time_ms == 250            # another engine's decimal time
+    assert info.node_visits == 12000                               # an older engine's `nodes`
+    both = parse_info("info iterations 9 visits 70 nodes 70")
+    assert (both.visits, both.nodes, both.node_visits) == (70, 70, 70)
+    assert parse_info("info visits 5").node_visits == 5
     for bad in ("bestmove a1", "info iterations many", "info time nan"):
         with pytest.raises(ProtocolViolation):
             parse_info(bad)

@@ -29,10 +29,17 @@ def test_handshake_lists_every_option_then_priok():
     assert lines[0].startswith("id name palais-engine") and lines[1].startswith("id author ")
     assert lines[-1] == "priok"
     names = [re.match(r"option name (.+?) type", l).group(1) for l in lines if l.startswith("option")]
-    assert names == ["Algorithm", "Threads", "Hash", "MultiPV", "Seed", "Exploration",
+    assert names == ["Algorithm", "Processes", "Hash", "MultiPV", "Seed", "Exploration",
                      "Rollout Policy", "Rollout Turns", "Leaf Eval", "Value Weights", "Selection", "Prior C",
                      "Policy Weights", "Gumbel K", "Gumbel Scale", "Decision Share",
                      "Move Overhead"]
+    assert "info string option Threads is the old name of Processes, still accepted (deprecated)" in lines
+
+
+def test_the_old_name_threads_sets_processes():
+    s = Session()
+    s.send("setoption name Threads value 3")
+    assert s.new_lines() == [] and s.server.engine.values["Processes"] == 3
 
 
 def test_go_answers_with_info_and_exactly_one_legal_bestmove():
@@ -186,7 +193,7 @@ TILES = ",".join(str(t) for t in range(2, 37))
     ("setoption name Move Overhead value ٣", "option Move Overhead: expected a whole number, got '٣'"),
     ("setoption name Move Overhead value " + "9" * 5000, "(5000 characters) is outside 0..10000"),
     ("setoption name Seed value 1_000", "option Seed: expected a whole number, got '1_000'"),
-    ("setoption name Threads value ²", "option Threads: expected a whole number, got '²'"),
+    ("setoption name Threads value ²", "option Processes: expected a whole number, got '²'"),
     ("setoption name Exploration value 1_0", "option Exploration: expected a number, got '1_0'"),
     ("setoption name Exploration value nan", "option Exploration: expected a number, got 'nan'"),
     ("setoption name Rollout Turns value +4", "option Rollout Turns: expected a whole number, got '+4'"),

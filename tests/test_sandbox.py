@@ -162,7 +162,9 @@ def test_every_read_succeeds_unsandboxed_and_fails_in_the_sandbox(tmp_path, atte
     ("fork-bomb", "1024", "it reached its process limit (512)"),
     ("allocate", "256", "it passed its memory limit (256 MiB)")])
 def test_a_fork_bomb_and_a_huge_allocation_forfeit_naming_the_limit(tmp_path, attempt, memory, reason, sandboxed):
-    summary = tournament(tmp_path, attempt, "-", "required", "--sandbox-memory", memory)
+    # A margin long enough for the bomb to reach its limit before the move is late, even on
+    # a loaded machine (else the forfeit is, truly, for time).
+    summary = tournament(tmp_path, attempt, "-", "required", "--sandbox-memory", memory, "--margin-ms", "6000")
     assert summary["games"] == 2 and summary["complete"]
     assert [f["engine"] for f in summary["forfeits"]] == ["spy", "spy"], summary["forfeits"]
     assert all(reason in f["reason"] for f in summary["forfeits"]), summary["forfeits"]
@@ -212,6 +214,17 @@ def test_options_are_checked_against_the_engines_declarations_before_sending():
                                ("Ponder", "maybe", "not true or false")]:
         with pytest.raises(OptionRefused, match=words):
             check_option(options, name, value)
+
+
+def test_a_renamed_option_is_sent_under_the_name_the_engine_declares():
+    old_engine = {"Threads": "type spin default 1 min 1 max 64"}
+    new_engine = {"Processes": "type spin default 1 min 1 max 64"}
+    assert check_option(old_engine, "Processes", "2") == "Threads"
+    assert check_option(old_engine, "threads", "2") == "Threads"
+    assert check_option(new_engine, "Threads", "2") == "Processes"
+    assert check_option(new_engine, "Processes", "2") == "Processes"
+    with pytest.raises(OptionRefused, match="outside 1..64"):
+        check_option(new_engine, "Threads", "65")
 
 
 def test_the_sandbox_shows_the_engine_nothing_of_the_callers_environment(sandboxed, monkeypatch):

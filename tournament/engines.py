@@ -1,6 +1,6 @@
 """Engines as the runner knows them: a name, a command line and PRI options.
 
-Parsed from the command line's `--engine name=new cmd="palais-engine" option.Threads=1`
+Parsed from the command line's `--engine name=new cmd="palais-engine" option.Processes=1`
 (the value is split like a shell would split it), and checked before the first game and
 before anything is written: a name must fit a game record's Names header and differ from
 the others', and (for games on this machine) the command must exist.

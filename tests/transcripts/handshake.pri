@@ -2,8 +2,10 @@
 < id name palais-engine 0.1.0 value 6f474a8b4123/6f474a8b4123/439423d8cf61
 < id author the palais-engine developers
 < info string value kernel <kernel>
+< info string option Threads is the old name of Processes, still accepted (deprecated)
+< info string info key nodes is the old name of visits, still sent beside it (deprecated)
 < option name Algorithm type combo default ismcts var ismcts var mcts var pimc var greedy var random
-< option name Threads type spin default 1 min 1 max 64
+< option name Processes type spin default 1 min 1 max 64
 < option name Hash type spin default 0 min 0 max 65536
 < option name MultiPV type spin default 1 min 1 max 64
 < option name Seed type spin default 0 min 0 max 9223372036854775807
@@ -24,8 +26,8 @@
 < readyok
 > setoption name Hash value 16
 > setoption name Threads value zero
-< info string error: option Threads: expected a whole number, got 'zero'
+< info string error: option Processes: expected a whole number, got 'zero'
 > setoption name Colour value red
-< info string error: unknown option 'Colour' (options: Algorithm, Threads, Hash, MultiPV, Seed, Exploration, Rollout Policy, Rollout Turns, Leaf Eval, Value Weights, Selection, Prior C, Policy Weights, Gumbel K, Gumbel Scale, Decision Share, Move Overhead)
+< info string error: unknown option 'Colour' (options: Algorithm, Processes, Hash, MultiPV, Seed, Exploration, Rollout Policy, Rollout Turns, Leaf Eval, Value Weights, Selection, Prior C, Policy Weights, Gumbel K, Gumbel Scale, Decision Share, Move Overhead)
 > isready
 < readyok
