@@ -123,6 +123,7 @@ class PriSeat:
         self.limits = limits
         self.safety_timeout = safety_timeout
         self.overrun_s = overrun_s
+        self.search = None                 # the search in progress (protocol/client.py's handle)
         try:                               # open_engine ends the process on any failure
             self.client = open_engine(cmd, options, sandbox=sandbox, read_timeout=safety_timeout)
         except (ClientError, OSError) as exc:
@@ -141,16 +142,15 @@ class PriSeat:
 
     def choose_turn(self, game, on_info=None) -> list:
         seat = game.state.to_move
-        relay = None
-        if on_info is not None:
-            def relay(info):
-                if info.pv is not None or info.winprob:
-                    on_info(ThinkingInfo(_floats(info.winprob), _floats(info.score), info.pv or "",
-                                         info.iterations or 0))
         try:
             self.client.position(self._position(game, seat))
             limits, wait = self._go()
-            answer = self.client.go(limits, timeout=wait, on_info=relay)
+            self.search = self.client.search(limits, timeout=wait)
+            for info in self.search:
+                if on_info is not None and (info.pv is not None or info.winprob):
+                    on_info(ThinkingInfo(_floats(info.winprob), _floats(info.score), info.pv or "",
+                                         info.iterations or 0))
+            answer = self.search.answer
         except ClientError as exc:
             raise EngineFailed(f"engine {' '.join(self.cmd)!r}: {exc}") from None
         if answer.errors:
@@ -161,7 +161,13 @@ class PriSeat:
             raise EngineFailed(f"engine {' '.join(self.cmd)!r} answered a bad token: {exc}") from None
 
     def stop(self) -> None:
-        """Nothing to do: closing the seat ends the process, and a search by time ends."""
+        """Ask the search in progress (in another thread) to answer now (PRI `stop`)."""
+        search = self.search
+        if search is not None:
+            try:
+                search.stop()
+            except ClientError:
+                pass                        # the engine is gone: choose_turn says so
 
     def close(self) -> None:
         self.client.close()

@@ -12,7 +12,8 @@ every read waits at most a stated time. It raises:
 The tournament runner, `palais play`, the compliance check and the tests drive engines
 through it. Commands are the parser's own dataclasses (protocol/commands.py), written by
 `format_command`, so the client speaks exactly the grammar the engine parses:
-`client.position(PositionStart(players=2, seed=9))`, `client.go(Go(movetime_ms=250), timeout=1)`.
+`client.position(PositionStart(players=2, seed=9))`, `client.go(Go(movetime_ms=250), timeout=1)`,
+or `for info in client.search(Go(movetime_ms=250), timeout=1): ...` to follow its `info` lines.
 
 `close()` never leaves a process behind: the engine runs in a process group of its own (so a
 launcher script and the engine it starts go together), and closing sends `quit` and ends its
@@ -164,6 +165,44 @@ class SearchAnswer:
     bestmove: list                 # tokens; [] for "(none)"
     infos: list                    # the info lines (protocol/info.py's Info), in order
     errors: list                   # `info string error: ...` texts seen meanwhile
+
+
+class Search:
+    """One `go` in progress (as python-chess's analysis handle): iterating it yields each
+    `info` record (protocol/info.py) as the engine writes it and ends at `bestmove`; then
+    `answer` holds the SearchAnswer. `stop()` (from any thread) sends `stop`. Every read
+    keeps to the deadline given at the start; the client's errors (EngineTimeout,
+    EngineDied, ProtocolViolation) come out of the iteration."""
+
+    def __init__(self, client: "EngineClient", timeout: float):
+        self.client = client
+        self.deadline = time.monotonic() + timeout
+        self.answer: SearchAnswer | None = None
+        self._infos, self._errors = [], []
+
+    def __iter__(self):
+        while self.answer is None:
+            line = self.client.read_line(max(0.0, self.deadline - time.monotonic()))
+            if line.startswith("bestmove "):
+                rest = line[9:].split()
+                self.answer = SearchAnswer([] if rest == ["(none)"] else rest, self._infos, self._errors)
+            elif line.startswith("info string error: "):
+                self._errors.append(line[len("info string error: "):])
+            elif line.startswith("info "):
+                self._infos.append(parse_info(line))
+                yield self._infos[-1]
+            elif line != "readyok":
+                raise _not_pri(line, "while searching")
+
+    def wait(self) -> SearchAnswer:
+        """Read to the end; the answer."""
+        for _ in self:
+            pass
+        return self.answer
+
+    def stop(self) -> None:
+        if self.answer is None:
+            self.client.send("stop")
 
 
 class EngineClient:
@@ -378,27 +417,19 @@ class EngineClient:
             raise TypeError(f"position() takes a PositionStart or PositionString, not {command!r}")
         self.send_command(command)
 
-    def go(self, limits: Go, timeout: float, on_info=None) -> SearchAnswer:
-        """Send `limits` (a Go) and read until bestmove (at most `timeout` seconds);
-        `on_info` (optional) is called with each parsed info line as it arrives."""
+    def search(self, limits: Go, timeout: float) -> "Search":
+        """Send `limits` (a Go) and return the search's handle: iterate it for the `info`
+        records as they come; its `answer` is there once the iteration ends (at `bestmove`,
+        at most `timeout` seconds from now); `stop()` asks the engine to answer now."""
         if not isinstance(limits, Go):
-            raise TypeError(f"go() takes a Go, not {limits!r}")
+            raise TypeError(f"search() takes a Go, not {limits!r}")
         self.send_command(limits)
-        return self.read_bestmove(timeout, on_info)
+        return Search(self, timeout)
 
-    def read_bestmove(self, timeout: float, on_info=None) -> SearchAnswer:
-        deadline = time.monotonic() + timeout
-        infos, errors = [], []
-        while True:
-            line = self.read_line(max(0.0, deadline - time.monotonic()))
-            if line.startswith("bestmove "):
-                rest = line[9:].split()
-                return SearchAnswer([] if rest == ["(none)"] else rest, infos, errors)
-            if line.startswith("info string error: "):
-                errors.append(line[len("info string error: "):])
-            elif line.startswith("info "):
-                infos.append(parse_info(line))
-                if on_info is not None:
-                    on_info(infos[-1])
-            elif line != "readyok":
-                raise _not_pri(line, "while searching")
+    def go(self, limits: Go, timeout: float) -> SearchAnswer:
+        """Send `limits` (a Go) and read until bestmove (at most `timeout` seconds)."""
+        return self.search(limits, timeout).wait()
+
+    def read_bestmove(self, timeout: float) -> SearchAnswer:
+        """The answer of a search already asked for (a `go` sent as a raw line, say)."""
+        return Search(self, timeout).wait()

@@ -57,6 +57,15 @@ def test_the_client_drives_our_engine():
         ranks = [i.multipv for i in answer.infos if i.multipv is not None]
         assert ranks[-2:] == [1, 2] and len(answer.infos[-1].winprob) == 2
         assert client.is_ready() == []
+        client.position(PositionStart(players=2, seed=9))
+        search = client.search(Go(infinite=True), timeout=60)      # a handle: infos as they come
+        first = next(iter(search))
+        assert first.iterations is not None and first.node_visits is not None and search.answer is None
+        search.stop()                                              # an infinite search ends on stop
+        answer = search.wait()
+        assert answer is search.answer and answer.bestmove and answer.infos[0] is first
+        search.stop()                                              # after the answer: nothing sent
+        assert client.is_ready() == []
 
 
 @pytest.mark.slow
