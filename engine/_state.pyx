@@ -162,6 +162,10 @@ cdef extern from *:
 
 palais_mod_init()
 
+# The size of one state, in bytes: what cloning copies (docs/architecture.md states it, and
+# tests/test_architecture.py checks the figure there).
+GAME_STATE_BYTES = sizeof(GameState)
+
 cdef int rng_below(Rng* rng, int n) noexcept nogil:
     return below(rng, n)
 

@@ -154,3 +154,39 @@ def test_every_console_entry_point_exists_and_the_map_says_where_palais_lives():
     text = MAP.read_text(encoding="utf-8")
     palais = scripts["palais"].partition(":")[0].replace(".", "/") + ".py"
     assert f"`palais` itself is\n`{palais}`" in text or f"`palais` itself is `{palais}`" in text
+
+
+# ---- the floors and figures of the map are the code's -------------------------------------
+
+FLOOR_ROW = re.compile(r"^\| `(\w+)` \| ([^|]*) \| [^|]* \|$", re.M)
+
+
+def _drawn_floors() -> dict:
+    """docs/architecture.md's floors table: package -> the packages it may import."""
+    text = MAP.read_text(encoding="utf-8")
+    section = text[text.index("## The floors"):text.index("## Modules")]
+    return {package: set(re.findall(r"`(\w+)`", allowed)) & set(FLOORS)
+            for package, allowed in FLOOR_ROW.findall(section)}
+
+
+def test_the_floors_table_is_what_the_code_imports():
+    drawn = _drawn_floors()
+    assert set(drawn) == set(FLOORS), "every package has one row in the floors table"
+    for package, allowed in drawn.items():
+        above = sorted(p for p in allowed if FLOORS[p] >= FLOORS[package])
+        assert above == [], f"the map lets {package} import from its floor or above: {above}"
+        used = {name.split(".")[0] for path in modules_of(package, ROOT)
+                for _line, name in imports_of(path, ROOT)} & set(FLOORS) - {package}
+        assert used <= allowed, f"{package} imports {sorted(used - allowed)}, which the map does not draw"
+
+
+def test_every_bench_script_is_on_the_map():
+    text = MAP.read_text(encoding="utf-8")
+    missing = [p.name for p in sorted((ROOT / "bench").glob("*.py")) if f"`bench/{p.name}`" not in text]
+    assert missing == [], f"bench scripts missing from docs/architecture.md: {missing}"
+
+
+def test_the_state_size_the_map_states_is_the_builds():
+    from engine._state import GAME_STATE_BYTES
+    text = MAP.read_text(encoding="utf-8")
+    assert f"a plain C struct of {GAME_STATE_BYTES} bytes" in text
