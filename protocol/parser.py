@@ -13,7 +13,7 @@ from __future__ import annotations
 from common.numbers import integer, shown
 from engine.errors import PalaisError
 
-from .commands import (Bench, Display, Go, Hint, IsReady, NewGame, ParseError, Perft,
+from .commands import (Bench, Command, Display, Go, Hint, IsReady, NewGame, ParseError, Perft,
                        PositionStart, PositionString, Pri, Quit, SetOption, Stop)
 
 MAX_MS = 10 ** 9                   # about 11 days: more is a typo, not a time control
@@ -197,7 +197,7 @@ PARSERS = {
 }
 
 
-def parse_line(line: str):
+def parse_line(line: str) -> Command | ParseError | None:
     """A command, None for an empty line, or a ParseError saying what is wrong."""
     words = line.split()
     if not words:

@@ -396,13 +396,5 @@ def training_inputs(state, actions=None):
     return x, [buf[i] for i in range(n)], idx, val
 
 
-def action_feature_list(state, int action):
-    """action_features of one action at `state` (any decision, legal or not): [(index, value)]."""
-    cdef int aidx[MAX_ACTION_ENTRIES]
-    cdef float aval[MAX_ACTION_ENTRIES]
-    cdef int m = action_features(&(<State?>state).st, action, aidx, aval), k
-    return [(aidx[k], aval[k]) for k in range(m)]
-
-
 N_ACTION_FEATURES = ACTION_FEATURES
 ACTION_ENTRIES = MAX_ACTION_ENTRIES

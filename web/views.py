@@ -22,9 +22,6 @@ from engine.notation import action_to_token
 from engine.scoring import breakdown
 from engine.views import seen_by
 
-SPECTATOR = None
-
-
 def seat_number(q) -> int:
     """A 0-based seat (None: none) as the JSON numbers it: 1..n, 0 for none."""
     return 0 if q is None else q + 1
