@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.notation import action_to_token  # noqa: E402
-from web.sqlite_store import SqliteStore  # noqa: E402
+from web.sql_store import SqlStore  # noqa: E402
 
 
 def free_port() -> int:
@@ -157,7 +157,7 @@ def stored_game(db: Path, game: str):
         settings, deal, layout, secret, actions = conn.execute(
             "SELECT settings, deal, layout, secret, actions FROM games WHERE id=?", (game,)).fetchone()
         names = [row[0] for row in conn.execute("SELECT name FROM seats WHERE game=? ORDER BY seat", (game,))]
-    return SqliteStore._game(json.loads(settings), names, json.loads(deal), json.loads(layout),
+    return SqlStore._game(json.loads(settings), names, json.loads(deal), json.loads(layout),
                              json.loads(actions), secret)
 
 

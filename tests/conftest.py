@@ -58,3 +58,29 @@ class _SeededSecrets:
 def _seeded_draw_secrets(monkeypatch):
     import engine.chance
     monkeypatch.setattr(engine.chance, "secrets", _SeededSecrets())
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """A private PostgreSQL server for this test process (tests/postgres_cluster.py): its DSN.
+    Skipped with the reason where PostgreSQL or psycopg is missing."""
+    from postgres_cluster import missing_reason, private_cluster
+    why = missing_reason()
+    if why is not None:
+        if os.environ.get("PALAIS_POSTGRES_TESTS") == "required":      # CI: a skip would hide a fault
+            pytest.fail(f"PALAIS_POSTGRES_TESTS=required, but {why}")
+        pytest.skip(why)
+    with private_cluster() as dsn:
+        yield dsn
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store_db(request, tmp_path):
+    """The --db of each backend, empty: an SQLite file, or the private PostgreSQL database
+    (emptied before the test). The same store tests run against both."""
+    if request.param == "sqlite":
+        return str(tmp_path / "games.sqlite3")
+    from postgres_cluster import reset
+    dsn = request.getfixturevalue("postgres_server")
+    reset(dsn)
+    return dsn

@@ -1,8 +1,8 @@
 """The `palais serve` web app: static page, JSON API and WebSockets (docs/web.md).
 
 `create_app(config, store)` puts together the route modules of web/api/ (games, seats,
-records, analysis, pages) over one GameStore (web/store.py: in memory; web/sqlite_store.py:
-SQLite), behind the Host/Origin guard (web/guard.py). Every handler checks its input and
+records, analysis, pages) over one GameStore (web/store.py: in memory; web/sql_store.py: in
+SQLite or PostgreSQL), behind the Host/Origin guard (web/guard.py). Every handler checks its input and
 answers a 4xx `{"error": "<one line>"}` for anything wrong; every engine comes from the
 server's configuration, never from a request; every route naming a seat goes through
 one seat check (web/api/common.py's seat_route).
@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import sqlite3
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -34,9 +33,15 @@ SWEEP_BACKOFF = 16                  # a failing sweeper waits at most this many 
 
 
 def open_store(config: ServerConfig) -> GameStore:
-    """The store `config.db` names: in memory for ":memory:" (or None), else SQLite."""
+    """The store `config.db` names: in memory for ":memory:" (or None), PostgreSQL for a
+    postgresql:// DSN, else an SQLite file."""
     if config.db in (None, ":memory:"):
         return MemoryStore(config.max_games, config.idle_minutes * 60, config.clock)
+    from .postgres_store import PostgresStore, is_postgres
+    if is_postgres(config.db):
+        return PostgresStore(config.db, config.max_games, config.idle_minutes * 60, config.clock,
+                             keep_days=config.keep_days, max_bytes=config.max_db_mb * 2 ** 20,
+                             password=config.db_password)
     from .sqlite_store import SqliteStore
     return SqliteStore(config.db, config.max_games, config.idle_minutes * 60, config.clock,
                        keep_days=config.keep_days, max_bytes=config.max_db_mb * 2 ** 20)
@@ -88,7 +93,7 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
         routes += module.routes(server)
     app = Starlette(routes=routes, lifespan=lifespan,
                     middleware=[Middleware(GuardMiddleware, policy=policy)],
-                    exception_handlers={sqlite3.Error: store_failed})
+                    exception_handlers={error: store_failed for error in getattr(store, "errors", ())})
     app.state.config = config
     app.state.store = store
     app.state.analyses = server.analyses

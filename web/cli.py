@@ -18,6 +18,7 @@ from protocol.sandbox_options import announce, sandbox_options
 from search.kernel import kernel_report
 
 from .config import BUILTIN_PLAYERS, ServerConfig, is_loopback
+from .postgres_store import is_postgres
 from .security import WILDCARDS, HostPolicy, normal_name
 
 main = click.Group(name="palais", commands=dict(play_commands.commands),
@@ -40,7 +41,7 @@ def allowed_hosts(texts) -> tuple:
 
 def server_config(host, port, engine_texts, max_games, allow_hosts=(), idle_minutes=120,
                   db=None, keep_days=30, sandbox: SandboxPolicy = OFF, max_db_mb=1024,
-                  trusted_proxies=(), analysis=None) -> ServerConfig:
+                  trusted_proxies=(), analysis=None, db_password_file=None) -> ServerConfig:
     """The configuration the options ask for; a PalaisError names what is wrong."""
     from tournament.engines import check_engines, parse_engine
 
@@ -52,12 +53,35 @@ def server_config(host, port, engine_texts, max_games, allow_hosts=(), idle_minu
             raise PalaisError(f"--engine name={spec.name}: that name is a built-in player's "
                               f"({', '.join(BUILTIN_PLAYERS)}); choose another")
     db = db if db is not None else default_db()
-    if db != ":memory:":                    # the games' secrets: never in an engine's view
+    password = None
+    if is_postgres(db):
+        password = database_password(db, db_password_file)
+    elif db_password_file is not None:
+        raise PalaisError("--db-password-file is for a PostgreSQL --db (postgresql://...)")
+    elif db != ":memory:":                  # the games' secrets: never in an engine's view
         sandbox = sandbox.hiding(db, db + "-wal", db + "-journal", db + "-shm")
     return ServerConfig(host=host, port=port, engines=tuple(specs), max_games=max_games,
                         allow_hosts=allowed_hosts(allow_hosts), idle_minutes=idle_minutes,
                         db=db, keep_days=keep_days, sandbox=sandbox, max_db_mb=max_db_mb,
-                        trusted_proxies=proxy_addresses(trusted_proxies), **(analysis or {}))
+                        trusted_proxies=proxy_addresses(trusted_proxies), db_password=password,
+                        **(analysis or {}))
+
+
+def database_password(dsn: str, password_file) -> str | None:
+    """PostgreSQL's password from --db-password-file (its first line), or None (then libpq's
+    PGPASSWORD or ~/.pgpass, or no password). A password written in the DSN is refused: the
+    command line shows in every process list."""
+    from .postgres_store import shown_dsn
+    if shown_dsn(dsn) != dsn:
+        raise PalaisError("--db: the DSN holds a password, which every process list would show; "
+                          "put it in a file (--db-password-file FILE), in PGPASSWORD or in ~/.pgpass")
+    if password_file is None:
+        return None
+    from common.files import read_text_file
+    lines = read_text_file(password_file, "--db-password-file", limit=4096).splitlines()
+    if not lines or not lines[0]:
+        raise PalaisError(f"--db-password-file {password_file}: the file is empty")
+    return lines[0]
 
 
 def default_db() -> str:
@@ -117,10 +141,15 @@ def port_free(host: str, port: int) -> str | None:
 @click.option("--idle-minutes", type=click.IntRange(1, 7 * 24 * 60), default=120, show_default=True,
               help="A game nobody has used for this long (no move, no request) is ended and "
                    "its place freed; its engines stop and the page is told.")
-@click.option("--db", "db", metavar="PATH", default=None,
+@click.option("--db", "db", metavar="PATH|DSN", default=None,
               help="The SQLite file that keeps every game, so that games survive a restart "
                    "(default: games.sqlite3 in your data directory); ':memory:' keeps them in "
-                   "memory only.")
+                   "memory only; a postgresql://USER@HOST/DATABASE address keeps them in "
+                   "PostgreSQL (the 'postgres' extra; no password in it: see "
+                   "--db-password-file).")
+@click.option("--db-password-file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="PostgreSQL's password: the first line of FILE (else PGPASSWORD or "
+                   "~/.pgpass, as libpq reads them).")
 @click.option("--keep-days", type=click.IntRange(1, 3650), default=30, show_default=True,
               help="A stored game nobody has touched for this many days is deleted from --db.")
 @click.option("--max-db-mb", type=click.IntRange(1, 1024 * 1024), default=1024, show_default=True,
@@ -140,15 +169,17 @@ def port_free(host: str, port: int) -> str | None:
 @click.option("--analysis-max-ms", type=click.IntRange(50, 600_000), default=10_000, show_default=True,
               help="The most time per turn a review analysis may ask for.")
 @sandbox_options
-def serve(host, port, open_browser, engine_texts, max_games, allow_hosts, idle_minutes, db, keep_days,
-          max_db_mb, trusted_proxies, analysis_processes, analysis_queue, analysis_max_ms, sandbox):
+def serve(host, port, open_browser, engine_texts, max_games, allow_hosts, idle_minutes, db,
+          db_password_file, keep_days, max_db_mb, trusted_proxies, analysis_processes,
+          analysis_queue, analysis_max_ms, sandbox):
     """Play in a browser: a local web server with the board, hints and review."""
     analysis = {"analysis_queue": analysis_queue, "analysis_budget_ms_max": analysis_max_ms}
     if analysis_processes is not None:
         analysis["analysis_processes"] = analysis_processes
     try:
         config = server_config(host, port, engine_texts, max_games, allow_hosts, idle_minutes,
-                               db, keep_days, sandbox, max_db_mb, trusted_proxies, analysis)
+                               db, keep_days, sandbox, max_db_mb, trusted_proxies, analysis,
+                               db_password_file)
     except PalaisError as exc:
         raise click.ClickException(str(exc))
     if config.engines:
@@ -178,7 +209,7 @@ def serve(host, port, open_browser, engine_texts, max_games, allow_hosts, idle_m
     for other in urls[1:]:
         click.echo(f"palais serve: or, from another machine, {other}")
     if config.db not in (None, ":memory:"):
-        click.echo(f"palais serve: games are kept in {config.db}", err=True)
+        click.echo(f"palais serve: games are kept in {getattr(store, 'where', config.db)}", err=True)
     if open_browser:
         import threading
         import webbrowser

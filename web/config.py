@@ -28,7 +28,8 @@ class ServerConfig:
     allow_hosts: tuple = ()                 # more names the server answers to (--allow-host)
     engines: tuple = ()                     # tournament.engines.EngineSpec, from --engine
     max_games: int = 16                     # live games at once (--max-games)
-    db: str | None = None                   # the SQLite file (--db); None or ":memory:": memory only
+    db: str | None = None                   # the SQLite file or PostgreSQL DSN (--db); None or ":memory:": memory only
+    db_password: str | None = None          # PostgreSQL's password, from --db-password-file (never in the DSN)
     keep_days: int = 30                     # a stored game unused this long is pruned (--keep-days)
     idle_minutes: int = 120                 # a game unused this long is ended (--idle-minutes)
     sweep_interval_s: float = 60.0          # how often the server looks for such games
