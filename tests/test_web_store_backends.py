@@ -8,7 +8,9 @@ shows.
 
 from __future__ import annotations
 
+import json
 import random
+import time
 
 import pytest
 from starlette.testclient import TestClient
@@ -187,3 +189,68 @@ def test_a_move_the_store_cannot_keep_is_not_played_and_can_be_tried_again(store
             assert now["ply"] == view["ply"] and now["version"] == view["version"]
         again = client.post(f"/api/games/{game}/action", json=body, headers={**as_seat(game, 1), **ORIGIN})
         assert again.status_code == 200 and again.json()["ply"] == view["ply"] + 1
+
+
+# ---- several server processes over one PostgreSQL database ---------------------------------
+
+def test_two_servers_over_one_postgres_database_share_a_game(postgres_server):
+    """Two server processes' stores over one database (each with its pool and its LISTEN): an
+    action taken on one reaches a watcher of the other; a change made on a server that has
+    not heard of the other's is refused by the version check (409 with the game as it is)
+    and that server is brought up to the stored game; the decision of an engine seat both
+    servers hold is stored once."""
+    from postgres_cluster import reset
+    from test_web_server import watch
+    reset(postgres_server)
+    first, first_store = app_over(postgres_server)
+    second, second_store = app_over(postgres_server)
+    with first, second:
+        game = new_game(first)["game"]
+        with watch(second, game, 2) as ws:                        # watching on the second server
+            assert ws.receive_json()["view"]["ply"] == 0
+            played = act(first, game, 1)                          # acting on the first
+            while (message := ws.receive_json())["type"] != "view" or message["view"]["ply"] < 1:
+                pass
+            assert message["view"]["to_move"] == played["to_move"] and message["view"]["ply"] == played["ply"]
+        second_store._closing.set()                               # the second hears nothing more
+        second_store._listener.join()
+        mover = played["to_move"]
+        view = second.get(f"/api/games/{game}/view", headers=as_seat(game, mover)).json()
+        act(first, game, mover)                                   # the first moves on, unheard
+        r = second.post(f"/api/games/{game}/action", headers={**as_seat(game, mover), **ORIGIN},
+                        json={"action": view["legal"][0]["token"], "version": view["version"]})
+        assert r.status_code == 409 and r.json()["stale"] is True
+        assert r.json()["view"]["ply"] == 2                       # brought up to the stored game
+        assert second_store.peek(game).game.actions == first_store.peek(game).game.actions
+
+
+
+def test_an_engine_seat_two_servers_hold_plays_on_and_both_agree(postgres_server):
+    """Both servers hold the game live, so both search for the engine seat: the first
+    decision stored stands, the other server's is refused by the version check and that
+    server takes the stored game (each decision stored once); the game goes on and both
+    hold the same actions as the database."""
+    from postgres_cluster import reset
+    reset(postgres_server)
+    first, first_store = app_over(postgres_server)
+    second, second_store = app_over(postgres_server)
+    with first, second:
+        greedy = new_game(first, players=[{"kind": "human"}, {"kind": "engine", "name": "greedy"}])["game"]
+        second.get(f"/api/games/{greedy}/view")                   # live on both servers
+        deadline = time.monotonic() + 120
+        while True:                                               # the person plays on the first
+            now = first.get(f"/api/games/{greedy}/view", headers=as_seat(greedy, 1)).json()
+            engine_turns = sum(entry["seat"] == 2 for entry in now["log"])
+            if engine_turns >= 3 and now["thinking"] == 0:
+                break
+            assert time.monotonic() < deadline, "the engine seat did not play"
+            if now["to_move"] == 1 and now["thinking"] == 0:
+                act(first, greedy, 1)
+            else:
+                time.sleep(0.02)
+        stored = json.loads(first_store._query("SELECT actions FROM games WHERE id=?", (greedy,))[0][0])
+        assert stored == first_store.peek(greedy).game.actions
+        deadline = time.monotonic() + 30
+        while second_store.peek(greedy).game.actions != stored:  # the second heard it all
+            assert time.monotonic() < deadline, "the second server did not catch up"
+            time.sleep(0.02)

@@ -110,7 +110,8 @@ def make_session(server, game_id: str, settings: dict, game: PlayGame, keys: Sea
                        game.seed, from_record=settings.get("from_record", False),
                        clock=config.clock, engine_restarts=config.engine_restarts,
                        open_seat=server.open_seat, keys=keys, shared=settings["shared"],
-                       settings=settings, on_change=server.store.saved)
+                       settings=settings, on_change=server.store.saved,
+                       on_conflict=getattr(server.store, "refresh", None))
 
 
 def create(server, settings: dict, game: PlayGame | None = None, keys: SeatKeys | None = None):

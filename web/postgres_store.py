@@ -17,7 +17,9 @@ password at all (PGPASSWORD or ~/.pgpass, or --db-password-file: docs/web.md).
 
 from __future__ import annotations
 
+import logging
 import re
+import threading
 import time
 from contextlib import contextmanager
 
@@ -29,6 +31,9 @@ MIN_CONNECTIONS = 1
 MAX_CONNECTIONS = 8
 CONNECT_TIMEOUT_S = 10
 LOCK_TIMEOUT_MS = 5000              # how long a change waits for rows another session holds locked
+CHANNEL = "palais_games"           # NOTIFY payload: "<game id> <version>" or "<game id> gone"
+LISTEN_POLL_S = 0.5                 # how often the listener looks whether the store is closing
+log = logging.getLogger("palais.serve")
 MIGRATIONS = {}                     # version k -> SQL bringing a database from k to k + 1 (from 2 on)
 FIRST_VERSION = 2                   # the first schema a PostgreSQL store was written with
 
@@ -75,6 +80,53 @@ class PostgresStore(SqlStore):
         except BaseException:
             self.pool.close()
             raise
+        self._dsn, self._extra = dsn, extra
+        self._closing = threading.Event()
+        self._listening = threading.Event()
+        self._listener = threading.Thread(target=self._listen, daemon=True, name="palais-listen")
+        self._listener.start()
+        self._listening.wait(CONNECT_TIMEOUT_S)
+
+    # ---- several server processes over one database -----------------------------------------
+
+    def _notify(self, execute, game_id: str, version) -> None:
+        execute("SELECT pg_notify(?, ?)", (CHANNEL, f"{game_id} {version}"))
+
+    def _listen(self) -> None:
+        """The other processes' changes, as they commit (LISTEN): a live game whose stored
+        version is not the one this process last saw is brought up to it (refresh), or ended
+        if it was deleted. A lost connection is made again; until then the versions' check
+        still keeps every change safe, only the watchers here wait."""
+        import psycopg
+        wait = 0.5
+        while not self._closing.is_set():
+            try:
+                with psycopg.connect(self._dsn, autocommit=True, **self._extra) as conn:
+                    conn.execute(f"LISTEN {CHANNEL}")
+                    self._listening.set()
+                    wait = 0.5
+                    while not self._closing.is_set():
+                        for note in conn.notifies(timeout=LISTEN_POLL_S):
+                            self._heard(note.payload)
+            except psycopg.Error as exc:
+                self._listening.set()
+                if self._closing.is_set():
+                    return
+                log.error("listening for other server processes' changes failed (%s); again in %g s",
+                          _first_line(exc), wait)
+                self._closing.wait(wait)
+                wait = min(wait * 2, 30.0)
+
+    def _heard(self, payload: str) -> None:
+        game_id, _, version = payload.partition(" ")
+        session = self.peek(game_id)
+        if session is None or (version != "gone" and version == str(session.stored_version)):
+            return                                  # not live here, or this process's own change
+        try:
+            self.refresh(session)
+        except Exception as exc:                    # noqa: BLE001 (the listener must live on)
+            log.error("bringing game %s up to another process's change failed: %s: %s",
+                      game_id[:8], type(exc).__name__, exc)
 
     def _schema(self) -> None:
         import psycopg
@@ -120,6 +172,8 @@ class PostgresStore(SqlStore):
         return int(row[0][0])
 
     def _disconnect(self) -> None:
+        self._closing.set()
+        self._listener.join(timeout=2 * LISTEN_POLL_S + 1)
         self.pool.close()
 
 

@@ -52,6 +52,15 @@ class StoreError(Refused):
                          f"Try again in a moment", 503)
 
 
+class Conflict(StoreError):
+    """Another server process changed the game first (the store's version check refused
+    this change). Nothing is changed; the session is brought up to the stored game
+    (on_conflict), and the change's author is told the game moved on."""
+
+    def __init__(self):
+        Refused.__init__(self, "another server process changed the game first", 409)
+
+
 STORE_RETRY_S = (0.5, 1, 2, 4, 8, 15)     # an engine's decision waits so between tries to store it (then 15 s each)
 STALE_MESSAGE = "The game moved on: your choice was not played."
 
@@ -105,12 +114,14 @@ class GameSession:
     def __init__(self, game_id: str, game, kinds, specs, limits: SearchLimits, seed: int,
                  from_record: bool = False, clock=time.monotonic, engine_restarts: int = 2,
                  open_seat=open_seat, keys=None, shared: bool = False, settings=None,
-                 on_change=None):
+                 on_change=None, on_conflict=None):
         self.id = game_id
         self.keys = keys                         # web/credentials.py's SeatKeys (hashes only)
         self.shared = shared                     # one device for every person (pass-the-device)
         self.settings = dict(settings or {})     # how it was made (a rematch, the database)
         self.on_change = on_change               # called (lock held) after each change: the store saves
+        self.on_conflict = on_conflict           # called (lock held) when another process stored first: reload
+        self.stored_version = 0                  # the version the store holds, as this process last saw it
         self.resigned = set()                    # seats whose person left (docs/web.md, "Resign")
         self.rematch_id = None                   # the game that followed this one, if any
         self.clock = clock                       # when it was last used: for --idle-minutes
@@ -235,22 +246,30 @@ class GameSession:
     # ---- changes ---------------------------------------------------------------------------
 
     @contextmanager
-    def _kept(self):
+    def _kept(self, person=None):
         """A change (lock held) that stands only once it is stored: if the store fails
         (StoreError), the game and the session go back to how they were, and the error is
-        raised on, so memory never holds a change the store does not."""
+        raised on, so memory never holds a change the store does not. If another server
+        process stored a change first (Conflict), the session is brought up to the stored
+        game, and a change a `person` (their seat) asked for is refused as Stale, with the
+        view as it now is."""
         game = self.game.memento()
         fields = (self.version, set(self.resigned), list(self.kinds), dict(self.settings),
                   list(self.seats), set(self._humans), self.last_human, self.thinking, self._held)
         try:
             yield
-        except StoreError:
+        except StoreError as exc:
             self.game.restore(game)
             new_seats = [seat for seat in self.seats if seat is not None and seat not in fields[4]]
             (self.version, self.resigned, self.kinds, self.settings, self.seats, self._humans,
              self.last_human, self.thinking, self._held) = fields
             for seat in new_seats:
                 seat.close()
+            if isinstance(exc, Conflict):
+                if self.on_conflict is not None:
+                    self.on_conflict(self)       # the stored game, as another process made it
+                if person is not None:
+                    raise Stale(self.view(person)) from None
             raise
 
     def _check_version(self, seat, version) -> None:
@@ -293,7 +312,7 @@ class GameSession:
                 raise Refused(f"{exc}; legal: {legal_text(state)}") from None
             if action not in state.legal_actions():
                 raise Refused(f"{action_to_token(action)!r} is not legal here; legal: {legal_text(state)}")
-            with self._kept():
+            with self._kept(person=seat):
                 self.game.play(action)
                 self.last_human = seat
                 self._changed(start_engine=False)
@@ -308,7 +327,7 @@ class GameSession:
             self._check_decision(seat)
             if not self.game.can_take_back():
                 self.game.take_back()              # its PalaisError says why (nothing changes)
-            with self._kept():
+            with self._kept(person=seat):
                 self.game.take_back()
                 self._changed(start_engine=False)
             return self.view(seat)
@@ -328,7 +347,7 @@ class GameSession:
             if seat not in self._humans:
                 raise Refused(f"seat {seat + 1} is not played by a person", 409)
             spec = SeatSpec(RESIGNED_PLAYER)
-            with self._kept():
+            with self._kept(person=seat):
                 self.seats[seat] = KeptSeat(spec, self.limits, self.seed * 10 + seat,
                                             self.engine_restarts, self.open_seat)
                 self._humans = self._humans - {seat}
@@ -344,18 +363,41 @@ class GameSession:
                 self._changed(start_engine=False)
             return self.view(seat)
 
-    def start(self, seat) -> dict:
-        """Deal with what is due at once (card draws) and tell the watchers; `seat`'s View.
-        An engine's turn, if one is due, starts on release()."""
+    def reload(self, game, settings: dict, kinds: list, resigned: set, rematch, stored_version: int) -> None:
+        """Bring this live game up to the one another server process stored (web/sql_store.py's
+        refresh): its PlayGame, settings and resignations, the seat a resignation gave to the
+        built-in player; then the watchers are shown it, and an engine whose turn it now is
+        thinks (its decision is stored once: the store's version check refuses a second).
+        An engine searching here for the game as it was has its decision dropped."""
         with self.lock:
-            return self._changed_for(seat)
+            if self.closed:
+                return
+            for q in sorted(set(resigned) - self.resigned):
+                if self.seats[q] is None:
+                    self.seats[q] = KeptSeat(SeatSpec(RESIGNED_PLAYER), self.limits, self.seed * 10 + q,
+                                             self.engine_restarts, self.open_seat)
+            self.game = game
+            self.settings = dict(settings)
+            self.kinds = list(kinds)
+            self.resigned = set(resigned)
+            self._humans = self._humans - self.resigned
+            self.rematch_id = rematch
+            self.stored_version = stored_version
+            self._changed(store=False)
 
-    def _changed_for(self, seat) -> dict:
+    def start(self, seat, store: bool = True) -> dict:
+        """Deal with what is due at once (card draws) and tell the watchers; `seat`'s View.
+        An engine's turn, if one is due, starts on release(). `store` False: a game brought
+        back from the store, where nothing is due, is not written again."""
+        with self.lock:
+            return self._changed_for(seat, store)
+
+    def _changed_for(self, seat, store: bool = True) -> dict:
         """_changed() holding back any engine turn it hands out until release(), and the
         View of `seat` at this very point: a request's answer is built before an engine
         can move, and sent before the engine's moves are pushed (the app releases the
         engine once the answer is out), so the page never gets an older View after a newer one."""
-        self._changed(start_engine=False)
+        self._changed(start_engine=False, store=store)
         return self.view(seat)
 
     def release(self) -> None:
@@ -365,14 +407,16 @@ class GameSession:
             if q is not None and not self.closed:
                 self._start_engine(q)
 
-    def _changed(self, start_engine: bool = True) -> None:
+    def _changed(self, start_engine: bool = True, store: bool = True) -> None:
         """After any change (lock held): draw due cards, store the game (a StoreError goes
         up before anything else happens: see _kept), hand the turn to an engine seat if it
-        is one's (held back until release() unless `start_engine`), and push the new views."""
+        is one's (held back until release() unless `start_engine`), and push the new views.
+        `store` False: the game itself did not change (an engine's decision dropped, the
+        game reloaded from the store), so nothing is stored."""
         self.version += 1
         self.touch()
         self.game.draw_cards()
-        if self.on_change is not None and not self.closed:
+        if store and self.on_change is not None and not self.closed:
             self.on_change(self)
         if not self.closed and not self.game.over() and self.thinking < 0:
             q = self.game.state.to_move
@@ -424,7 +468,7 @@ class GameSession:
                     # was made for a game that no longer is. Dropped; the seat is asked again
                     # if the decision is still its own.
                     self.thinking = -1
-                    self._changed()
+                    self._changed(store=False)
                     return
                 if problem is None and self._store_engine_turn(q, actions):
                     return
@@ -442,7 +486,7 @@ class GameSession:
             turn = choose_turn(self._fallback, self.game.state, q, SearchLimits(iterations=1))[0]
             if not self._store_engine_turn(q, turn):
                 self.thinking = -1
-                self._changed()
+                self._changed(store=False)
 
     def _store_engine_turn(self, q: int, actions) -> bool:
         """Play and store an engine's decision (lock held); whether any of it was legal. A
@@ -457,6 +501,12 @@ class GameSession:
                         return False
                     self.thinking = -1
                     self._changed()
+                return True
+            except Conflict:
+                # Another process stored first: this session now holds the stored game, and
+                # the next decision is asked for if it is an engine's.
+                self.thinking = -1
+                self._changed(store=False)
                 return True
             except StoreError as exc:
                 wait = STORE_RETRY_S[min(tries, len(STORE_RETRY_S) - 1)]

@@ -33,7 +33,7 @@ from engine.state import State
 from play.game import SECRET_HEADER, PlayGame
 
 from .credentials import SeatKeys
-from .session import Refused, StoreError
+from .session import Conflict, Refused, StoreError
 from .store import NO_SUCH_GAME, MemoryStore
 
 SCHEMA_VERSION = 2
@@ -114,17 +114,18 @@ class SqlStore(MemoryStore):
         try:
             with self._transaction() as execute:
                 execute("INSERT INTO games (id, created, touched, over, settings, deal, layout, "
-                        "secret, actions, owner, uploaded) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        "secret, actions, owner, uploaded, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         (session.id, now, now, int(game.over()), json.dumps(session.settings),
                          json.dumps(game.deal()), json.dumps(game.layout()), game.secret.hex(),
                          json.dumps(game.actions), keys.owner,
-                         int(bool(session.settings.get("from_record")))))
+                         int(bool(session.settings.get("from_record"))), session.version))
                 for q in range(game.n_players):
                     execute("INSERT INTO seats VALUES (?, ?, ?, ?, ?)",
                             (session.id, q, session.kinds[q], game.names[q], keys.seats[q]))
         except self.errors as exc:
             self._drop(session.id)
             raise Refused(f"the game could not be stored: {exc}", 503) from None
+        session.stored_version = session.version
         return session
 
     def make_room(self) -> None:
@@ -157,23 +158,53 @@ class SqlStore(MemoryStore):
 
     def saved(self, session) -> None:
         """One transaction per change: the actions, the settings (a resigned seat) and, at
-        the end, the full record."""
+        the end, the full record. A compare-and-set on the version: the change is stored
+        only over the version this process last stored or read, so of two server processes
+        changing one game at once, the second is refused (Conflict) and reloads."""
         game = session.game
         over = game.over()
         record = game.record_text({SECRET_HEADER: game.secret.hex()}) if over else None
         try:
             with self._transaction() as execute:
-                execute("UPDATE games SET touched=?, over=?, settings=?, actions=?, rematch=?, "
-                        "version=?, record=coalesce(?, record) WHERE id=?",
-                        (self.wall(), int(over), json.dumps(session.settings),
-                         json.dumps(game.actions), session.rematch_id, session.version,
-                         record, session.id))
+                changed = execute("UPDATE games SET touched=?, over=?, settings=?, actions=?, rematch=?, "
+                                  "version=?, record=coalesce(?, record) WHERE id=? AND version=?",
+                                  (self.wall(), int(over), json.dumps(session.settings),
+                                   json.dumps(game.actions), session.rematch_id, session.version,
+                                   record, session.id, session.stored_version))
+                if not changed:
+                    raise Conflict()
                 if session.settings.get("resigned"):
                     for q in session.resigned:
                         execute("UPDATE seats SET kind=? WHERE game=? AND seat=?",
                                 (session.kinds[q], session.id, q))
+                self._notify(execute, session.id, session.version)
         except self.errors as exc:
             raise StoreError(f"{self.where}: {exc}") from None
+        session.stored_version = session.version
+
+    def _notify(self, execute, game_id: str, version) -> None:
+        """Tell the other server processes that `game_id` changed (to `version`, or "gone"),
+        in the transaction of the change: a backend with a channel (PostgreSQL's NOTIFY) does."""
+
+    def refresh(self, session) -> None:
+        """Bring the live `session` up to its stored game (another process changed it), or
+        end it if the game is no longer stored."""
+        row, seats = self._row(session.id)
+        if row is None:
+            with self._lock:
+                if self._games.get(session.id) is session:
+                    del self._games[session.id]
+            session.close("this game was deleted")
+            return
+        settings_text, deal, layout, secret, actions, _owner, rematch, version = row
+        if version == session.stored_version:
+            return
+        settings = json.loads(settings_text)
+        names = [name for _, _, name, _ in seats]
+        game = self._game(settings, names, json.loads(deal), json.loads(layout), json.loads(actions), secret)
+        game.rebuild_take_backs(settings.get("stood_at", 0))
+        session.reload(game, settings, [kind for _, kind, _, _ in seats], set(settings.get("resigned", [])),
+                       rematch, version)
 
     def _drop(self, game_id: str) -> None:
         with self._lock:
@@ -220,12 +251,15 @@ class SqlStore(MemoryStore):
         from .making import make_session
         session = self._create_as(game_id, lambda gid: make_session(self.server, gid, settings, game, keys))
         session.rematch_id = rematch
+        session.stored_version = version
         # Views count on from past what any page was shown (a page drops a View older than
         # the one it shows; a few changes, an engine's failure say, are pushed unsaved).
         session.version = version + VERSION_MARGIN
         for q in settings.get("resigned", []):
             session.resigned.add(q)
-        session.start(None)                        # an engine whose turn it is thinks again
+        # An engine whose turn it is thinks again; nothing is due (the game was stored after
+        # its draws), so nothing is written: a process bringing a game back changes nothing.
+        session.start(None, store=False)
         session.release()
         return session
 
@@ -271,6 +305,7 @@ class SqlStore(MemoryStore):
     def delete(self, game_id: str) -> None:
         with self._transaction() as execute:
             gone = execute("DELETE FROM games WHERE id=?", (game_id,))
+            self._notify(execute, game_id, "gone")
         with self._lock:
             session = self._games.pop(game_id, None)
         if session is None and not gone:
