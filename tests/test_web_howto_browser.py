@@ -1,6 +1,6 @@
 """The board's legend and the How-to-play page in a real headless Chromium: a note opened
 from a piece of a game's board (a click on a piece that is not a target, the "?" legend mode
-on a target, which then plays nothing, a right-click), its link followed to its section of
+on a target, by click or Enter, which then plays nothing, a right-click), its link followed to its section of
 the How-to-play page, and both pages switched to another language.
 
 Set PALAIS_WEB_DOCS_SHOTS to a folder to also write docs/web-legend.png,
@@ -56,6 +56,16 @@ def test_the_legend_opens_from_a_piece_and_links_to_its_how_to_play_section(tmp_
         shown = note(page)
         assert shown["section"] == "rooms"
         assert driver.view()["ply"] == ply and room in driver.targets()
+        # ... and from the keyboard: Enter on the target opens it, its link takes the focus,
+        # Escape closes it and gives the focus back
+        page.focus(f'#board .target[data-token="{room}"]')
+        page.keyboard.press("Enter")
+        assert note(page)["section"] == "rooms"
+        assert page.evaluate("document.activeElement.id") == "legend-link"
+        page.keyboard.press("Escape")
+        assert note(page) is None
+        assert page.evaluate("document.activeElement.dataset.token") == room
+        assert driver.view()["ply"] == ply
         page.click("#legend-button")
         assert note(page) is None
 

@@ -59,22 +59,27 @@ export function createLegend({ svg, button, link, hideTip = () => {} }) {
   const note = document.createElement("div");
   note.id = "legend-note";
   note.className = "legend-note";
-  note.setAttribute("role", "dialog");
+  note.setAttribute("aria-live", "polite");         // read out when it opens
   note.hidden = true;
   document.body.appendChild(note);
   let shown = null;            // {node, x, y}: what the note explains and where it was asked for
 
   const legendMode = () => button.getAttribute("aria-pressed") === "true";
 
-  function open(node, x, y) {
+  // `focus`: asked for from the keyboard, so the focus goes to the note's link (and back to
+  // the piece when the note closes).
+  function open(node, x, y, focus = false) {
     shown = { node, x, y };
     hideTip();
     draw();
+    if (focus && !note.hidden) note.querySelector("a").focus();
   }
 
   function close() {
+    const piece = shown && note.contains(document.activeElement) ? shown.node.closest("[tabindex]") : null;
     shown = null;
     note.hidden = true;
+    if (piece) piece.focus();
   }
 
   // The note's words, in the page's language: the piece's own name and effect (the board's,
@@ -133,7 +138,7 @@ export function createLegend({ svg, button, link, hideTip = () => {} }) {
     event.stopPropagation();
     event.preventDefault();
     const box = found.piece.getBoundingClientRect();
-    open(found.piece, box.left + box.width / 2, box.top + box.height / 2);
+    open(found.piece, box.left + box.width / 2, box.top + box.height / 2, true);
   }, true);
   svg.addEventListener("contextmenu", (event) => {
     const found = pieceAt(event.target, svg);
