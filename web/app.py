@@ -19,7 +19,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.responses import JSONResponse
 
-from .api import analysis, explore, games, pages, records, seats
+from .api import analysis, explore, games, howto, pages, records, seats
 from .analyses import AnalysisGate
 from .api.common import Server
 from .config import ServerConfig
@@ -89,7 +89,7 @@ def create_app(config: ServerConfig | None = None, store: GameStore | None = Non
                             status_code=503)
 
     routes = []
-    for module in (games, seats, records, analysis, explore, pages):
+    for module in (games, seats, records, analysis, explore, howto, pages):
         routes += module.routes(server)
     app = Starlette(routes=routes, lifespan=lifespan,
                     middleware=[Middleware(GuardMiddleware, policy=policy)],

@@ -62,6 +62,7 @@ const game = (id) => `/api/games/${encodeURIComponent(id)}`;
 export const api = {
   meta: () => request("GET", "/api/meta"),
   catalog: (lang) => request("GET", `/api/i18n/${encodeURIComponent(lang)}`),
+  howToPlayView: () => request("GET", "/api/how-to-play/view"),
   newGame: (settings) => request("POST", "/api/games", settings),
   view: (id, key) => request("GET", `${game(id)}/view`, undefined, false, key),
   // A change names the version of the view it was chosen from: the server plays it only if

@@ -3,7 +3,7 @@
 // the game the address names or the new-game dialog). The modules:
 //   store.js (the state, update, subscribers)   game.js (the controller: server and socket)
 //   socket.js (the game's live updates)         saved.js (the games this browser holds)
-//   views/*.js (panel, log, hints, review, ending, dialog, keys), each redrawing what changed;
+//   views/*.js (panel, log, hints, review, ending, dialog, keys, legend), each redrawing what changed;
 //   board.js and chart.js only draw.
 
 import { api } from "./api.js";
@@ -15,6 +15,7 @@ import { state, subscribe, update } from "./store.js";
 import { buildRuleOptions, buildSeatRows, listenToDialogs, openNewGameDialog } from "./views/dialog.js";
 import { createEnding } from "./views/ending.js";
 import { createHints } from "./views/hints.js";
+import { createLegend } from "./views/legend.js";
 import { listenToKeys } from "./views/keys.js";
 import { createLog } from "./views/log.js";
 import { createPanel, drawPassScreen } from "./views/panel.js";
@@ -30,6 +31,7 @@ const board = createBoard($("board"), {
   meta: () => state.meta,
 });
 game.hooks.board = board;
+const legend = createLegend({ svg: $("board"), button: $("legend-button"), link: $("how-to-play-link"), hideTip: board.hideTip });
 game.hooks.openNewGameDialog = openNewGameDialog;
 
 // A view that follows the shown one by the other seats' actions: the board plays them out
@@ -110,6 +112,7 @@ async function changeLanguage(lang) {
   buildRuleOptions();
   buildSeatRows(true);
   update({ lang: state.lang + 1 });
+  legend.refresh();
 }
 
 const LANGUAGE_SELECTS = ["language-select", "dialog-language"];
@@ -166,6 +169,7 @@ async function main() {
   translateStatic();
   labelForScreenReaders();
   buildRuleOptions();
+  legend.refresh();
   document.body.dataset.ready = "1";
   if (!(await game.resumeFromAddress())) openNewGameDialog();
 }

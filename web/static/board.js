@@ -27,7 +27,7 @@ import { t } from "./i18n.js";
 
 export { SEAT_COLOURS, SEAT_LETTERS, SPEEDS };
 
-const PHONE = "(max-width: 700px)";       // the tall layout, for a phone in portrait
+export const PHONE = "(max-width: 700px)";       // the tall layout, for a phone in portrait
 
 export function createBoard(svg, handlers) {
   const meta = () => (handlers.meta ? handlers.meta() : null);
