@@ -345,7 +345,7 @@ class SqliteStore(MemoryStore):
                 for session in idle:
                     del self._games[session.id]
             for session in idle:
-                session.close(kept=True)          # a page still open comes back and revives it
+                session.close(kept=True, idle=True)    # a page still open comes back and revives it
             ids = [s.id for s in idle]
         with self._tx() as db:
             db.execute("DELETE FROM games WHERE touched < ?", (self.wall() - self.keep_days * DAY_S,))
