@@ -204,7 +204,8 @@ function readNewGameForm() {
     const kind = row.querySelector(".seat-kind").value;
     const level = levelOf(kind);
     players.push(kind === "human" ? { kind: "human" }
-      : { kind: "engine", name: level ? level.player : kind.slice("engine:".length) });
+      : level ? { kind: "engine", name: level.player, level: level.id }
+        : { kind: "engine", name: kind.slice("engine:".length) });
     names.push(row.querySelector(".seat-name").value.trim());
   }
   const seedText = $("seed-input").value.trim();
