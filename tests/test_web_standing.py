@@ -112,3 +112,21 @@ def test_a_level_names_a_seat_only_when_its_name_is_the_one_the_server_chose():
     assert seat_labels(["Ann", "greedy"], ["human", "greedy"], [None, "beginner"])[1] == \
         {"key": "level:beginner", "level": True}
     assert seat_labels(["Ann", "Bob"], ["human", "greedy"], [None, "beginner"])[1] is None   # a typed name
+
+
+def test_my_games_names_an_engine_by_its_level_live_and_from_the_file(tmp_path):
+    now = [1000.0]
+    path = tmp_path / "games.sqlite3"
+    config = ServerConfig(db=str(path), seeds=random.Random(0), idle_minutes=1, clock=lambda: now[0])
+    store = SqliteStore(str(path), 16, 60, clock=lambda: now[0], wall=lambda: now[0])
+    players = [{"kind": "human"}, {"kind": "engine", "name": "greedy", "level": "beginner"}]
+    with TestClient(create_app(config, store), base_url=BASE) as c:
+        game = c.post("/api/games", json={"players": players, "seed": 3, "budget_ms": 50}).json()["game"]
+        expected = [{"key": "Player {n}", "n": 1}, {"key": "level:beginner", "level": True}]
+        listed = c.post("/api/my-games", json={"games": [game]}).json()["games"]
+        assert listed[0]["seat_labels"] == expected
+        now[0] += 120
+        assert store.expire_idle() == [game]                  # out of memory: read from the file
+        listed = c.post("/api/my-games", json={"games": [game]}).json()["games"]
+        assert listed[0]["seat_labels"] == expected
+        assert c.get(f"/api/games/{game}/view").json()["seat_labels"] == expected    # and back again

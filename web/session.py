@@ -27,7 +27,7 @@ from search.turns import choose_turn
 
 from .engine_seat import KeptSeat
 from .review import analysis_json
-from .views import build_view, seat_number
+from .views import build_view, seat_labels, seat_number
 
 RESIGNED_PLAYER = "greedy"       # who plays a resigned seat's decisions (docs/web.md)
 INFO_INTERVAL_S = 0.25           # at most ~4 info messages a second per thinking seat
@@ -166,6 +166,7 @@ class GameSession:
         with self.lock:
             game = self.game
             return {"game": self.id, "names": list(game.names), "kinds": list(self.kinds),
+                    "seat_labels": seat_labels(game.names, self.kinds, self.levels),
                     "over": game.over(), "ply": len(game.actions),
                     "to_move": seat_number(None if game.over() else game.state.to_move),
                     "rematch": self.rematch_id}

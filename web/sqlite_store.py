@@ -30,6 +30,7 @@ from engine.state import State
 from .credentials import SeatKeys
 from .session import Refused, StoreError
 from .store import NO_SUCH_GAME, MemoryStore
+from .views import seat_labels
 
 SCHEMA_VERSION = 2
 SCHEMA = """
@@ -312,11 +313,14 @@ class SqliteStore(MemoryStore):
                 out.append(session.summary())
                 continue
             with self._tx() as db:
-                row = db.execute("SELECT over, actions, rematch FROM games WHERE id=?", (game_id,)).fetchone()
+                row = db.execute("SELECT over, actions, rematch, settings FROM games WHERE id=?",
+                                 (game_id,)).fetchone()
                 seats = db.execute("SELECT kind, name FROM seats WHERE game=? ORDER BY seat", (game_id,)).fetchall()
             if row is None:
                 continue
-            out.append({"game": game_id, "names": [n for _, n in seats], "kinds": [k for k, _ in seats],
+            names, kinds = [n for _, n in seats], [k for k, _ in seats]
+            out.append({"game": game_id, "names": names, "kinds": kinds,
+                        "seat_labels": seat_labels(names, kinds, json.loads(row[3]).get("levels")),
                         "over": bool(row[0]), "ply": len(json.loads(row[1])), "to_move": None,
                         "rematch": row[2]})
         return out
