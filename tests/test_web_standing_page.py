@@ -11,7 +11,7 @@ import socket
 
 import pytest
 
-from test_web_panels import DOCS_SHOTS, docs_shot, needs_browser
+from test_web_panels import docs_shot, needs_browser
 from web_page import PageDriver, Policy, browser, served
 
 pytestmark = [pytest.mark.slow, needs_browser]
