@@ -1,7 +1,8 @@
 """The page always says where it stands (issue 39), in Chromium: a spectator's page says so
 and how to get a seat; a seat link whose key is no seat of the game says it is not valid,
 with a way on; a link to no game is a message with a way back; a lost connection is a
-banner and a title that no longer claims the turn, until the page is connected again; an
+banner and a title that no longer claims the turn, until the page is connected again (a game
+put away for being idle says so, and comes back); an
 engine chosen by level is named by it, and its own estimate is hidden from the person
 playing it until they turn it on."""
 
@@ -126,10 +127,26 @@ def test_the_page_says_where_it_stands(tmp_path):
         assert page.title().startswith("Reconnecting") and "Your turn" not in page.title()
         player.shot("reconnecting")
         docs_shot(player, "web-reconnecting.png")
-        with served(ServerConfig(db=str(db)), port=port):
+        now = [1000.0]                          # the server's clock for idle times, moved by hand
+        config = ServerConfig(db=str(db), clock=lambda: now[0], idle_minutes=1, sweep_interval_s=0.05)
+        with served(config, port=port):
             page.wait_for_function("window.palaisPage.connection() !== 'lost'")
             assert page.evaluate("window.palaisPage.connection()") in ("back", "open")
             page.wait_for_function("document.title.startsWith('●')")
             page.wait_for_function("window.palaisPage.connection() === 'open'")
             assert page.is_hidden("#connection")
+            # the game left unused past --idle-minutes leaves memory: the page says so, and
+            # its reconnection brings the game back (every banner it showed is kept)
+            page.evaluate("""() => {
+                window.banners = [];
+                const box = document.getElementById('connection');
+                new MutationObserver(() => { if (!box.hidden) window.banners.push([box.dataset.state, box.textContent]); })
+                    .observe(box, {attributes: true, childList: true, characterData: true, subtree: true});
+            }""")
+            now[0] += 120
+            page.wait_for_function("window.banners.some(([state]) => state === 'back')")
+            banners = page.evaluate("window.banners")
+            assert ["idle", "This game was put away on the server after being idle: bringing it back…"] in banners
+            assert not any(state == "lost" for state, _ in banners)
+            page.wait_for_function("document.title.startsWith('●') && window.palaisPage.view().legal.length > 0")
         assert not player.errors and not spectator.errors and not forger.errors
