@@ -45,10 +45,12 @@ def new_game(driver: PageDriver, seats, budget_ms: int) -> dict:
 
 
 def wait_for_estimate_or_decision(page) -> str:
-    """Until the engine's estimate is shown ("shown") or the page offers a decision ("decide")."""
+    """Until the engine's estimate is shown ("shown"), the page offers a decision ("decide")
+    or the game is over ("over")."""
     return page.wait_for_function("""() => {
         if (document.querySelector('#engine-info[data-estimate="shown"]:not([hidden])')) return 'shown';
         if (document.body.dataset.busy === '1') return null;
+        if (window.palaisPage.view() && window.palaisPage.view().over) return 'over';
         return document.querySelector('#board [data-token].target, #board [data-from].target, #actions [data-token]')
             ? 'decide' : null;
     }""").json_value()
@@ -88,7 +90,9 @@ def test_the_page_says_where_it_stands(tmp_path):
             assert page.evaluate("localStorage.getItem('palais.estimate')") == "1"
             policy = Policy(2)
             for _ in range(200):                 # until the engine thinks again
-                if wait_for_estimate_or_decision(page) == "shown":
+                got = wait_for_estimate_or_decision(page)
+                assert got != "over", "the game ended before the engine thought again"
+                if got == "shown":
                     break
                 player.choose(policy.pick(player.view())["token"])
             shown = page.inner_text('#engine-info[data-estimate="shown"]')
@@ -125,6 +129,7 @@ def test_the_page_says_where_it_stands(tmp_path):
         page.wait_for_selector('#connection[data-state="lost"]:not([hidden])')
         assert "reconnecting" in page.inner_text("#connection")
         assert page.title().startswith("Reconnecting") and "Your turn" not in page.title()
+        assert page.eval_on_selector("#board", "n => getComputedStyle(n).pointerEvents") == "none"   # nothing to play
         player.shot("reconnecting")
         docs_shot(player, "web-reconnecting.png")
         now = [1000.0]                          # the server's clock for idle times, moved by hand
@@ -135,6 +140,7 @@ def test_the_page_says_where_it_stands(tmp_path):
             page.wait_for_function("document.title.startsWith('●')")
             page.wait_for_function("window.palaisPage.connection() === 'open'")
             assert page.is_hidden("#connection")
+            assert page.eval_on_selector("#board", "n => getComputedStyle(n).pointerEvents") != "none"
             # the game left unused past --idle-minutes leaves memory: the page says so, and
             # its reconnection brings the game back (every banner it showed is kept)
             page.evaluate("""() => {

@@ -19,6 +19,8 @@ function drawConnection(state) {
   const text = state.view ? CONNECTION_TEXT[state.connection] : null;
   box.hidden = !text;
   box.dataset.state = state.connection;
+  // (while the connection is lost nothing can be played: style.css greys the board out)
+  document.body.dataset.connection = text ? state.connection : "open";
   box.classList.toggle("back", state.connection === "back");
   if (text) box.textContent = text();
 }
@@ -31,9 +33,11 @@ function drawSpectator(state) {
   box.innerHTML = "";
   const head = document.createElement("strong");
   head.textContent = t("You are watching this game as a spectator: you see no hand and cannot play.");
+  box.append(head);
+  if (!state.view.kinds.includes("human")) return;        // engines only: no seat to get
   const how = document.createElement("span");
   how.textContent = t("To play, ask a player for a seat link: the page of the game's creator shares seats with Invite.");
-  box.append(head, how);
+  box.append(how);
 }
 
 // state.notice: null, or {kind: "no-game" | "bad-key", gameId}.
