@@ -1,7 +1,7 @@
 """A seat's routes: its view, its decisions, take-backs, hints, resigning, and the game's
 WebSocket. Every one goes through the seat check (common.seat_route, or the socket's first
-message): without the seat's key the caller is a spectator, who sees the public view and
-may do nothing else."""
+message): without a key the caller is a spectator, who sees the public view and may do
+nothing else; a key of no seat is refused (403; on the socket 4403)."""
 
 from __future__ import annotations
 
