@@ -176,7 +176,10 @@ def docs_shot(driver: PageDriver, name: str, full_page: bool = False) -> None:
         return
     path = Path(DOCS_SHOTS) / name
     driver.page.screenshot(path=str(path), full_page=full_page)
-    from PIL import Image
+    try:
+        from PIL import Image
+    except ImportError:                  # kept as taken (docs/web.md: reduced when Pillow is installed)
+        return
     image = Image.open(path).convert("RGB")
     image.quantize(colors=128, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(path, optimize=True)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from starlette.websockets import WebSocketDisconnect
 
 from engine.chance import ChanceStream, commitment
 from engine.constants import A_DRAW_UNKNOWN
@@ -31,13 +32,15 @@ def route_answers(client, game: str, key) -> dict:
     game where seat 1 is to move: route -> (status, what it showed)."""
     h = with_key(key)
     out = {}
+    def shown(r):
+        return f"seat {r.json()['seat']}" if r.status_code == 200 else r.json()["error"][:40]
     r = client.get(f"/api/games/{game}/view", headers=h)
-    out["GET view"] = (r.status_code, f"seat {r.json()['seat']}")
+    out["GET view"] = (r.status_code, shown(r))
     r = client.get(f"/api/games/{game}/position?ply=0", headers=h)
-    out["GET position"] = (r.status_code, f"seat {r.json()['seat']}")
+    out["GET position"] = (r.status_code, shown(r))
     r = client.get(f"/api/games/{game}/record", headers=h)
     out["GET record"] = (r.status_code, "View " + r.text.split('[View "')[1][0] if r.status_code == 200 else r.json()["error"][:40])
-    version = client.get(f"/api/games/{game}/view", headers=h).json()["version"]
+    version = client.get(f"/api/games/{game}/view", headers=with_key(None)).json()["version"]
     for name, path, body in (("POST hint", "hint", {"top": 1}), ("POST undo", "undo", {"version": version}),
                              ("POST action", "action", {"action": "XYZZY", "version": version}),
                              ("POST analyse", "analyse", {}), ("POST rematch", "rematch", {})):
@@ -46,9 +49,15 @@ def route_answers(client, game: str, key) -> dict:
     r = client.delete(f"/api/games/{game}", headers=h) if key != OWNERS.get(game) else None
     if r is not None:
         out["DELETE game"] = (r.status_code, r.json().get("error", "ok")[:40])
-    with watch(client, game, key=key) as ws:
-        view = ws.receive_json()["view"]
-    out["WS /ws/games"] = (101, f"seat {view['seat']}")
+    try:
+        with watch(client, game, key=key) as ws:
+            message = ws.receive_json()
+            out["WS /ws/games"] = ((101, f"seat {message['view']['seat']}") if message["type"] == "view"
+                                   else (message["type"], message["error"][:40]))
+            if message["type"] == "error":
+                ws.receive_json()                        # the close that follows
+    except WebSocketDisconnect as closed:
+        out["WS /ws/games"] += (closed.code,)
     return out
 
 
@@ -62,15 +71,18 @@ def test_every_seat_route_answers_only_to_that_seats_key(client):
              "seat 2's key": route_answers(client, game, other),
              "seat 1's key (own)": route_answers(client, game, mine)}
     print(json.dumps(table, indent=1))
-    for who in ("none", "a wrong key"):
-        answers = table[who]
-        assert answers["GET view"] == (200, "seat 0") and answers["GET position"] == (200, "seat 0")
-        assert answers["WS /ws/games"] == (101, "seat 0")
-        for route in ("GET record", "POST hint", "POST undo", "POST action", "POST analyse",
-                      "POST rematch", "DELETE game"):
-            assert answers[route][0] == 403, (who, route, answers[route])
+    answers = table["none"]                       # a spectator: sees, may do nothing
+    assert answers["GET view"] == (200, "seat 0") and answers["GET position"] == (200, "seat 0")
+    assert answers["WS /ws/games"][:2] == (101, "seat 0")
+    for route in ("GET record", "POST hint", "POST undo", "POST action", "POST analyse",
+                  "POST rematch", "DELETE game"):
+        assert answers[route][0] == 403, ("none", route, answers[route])
+    bad = "this seat link is not valid for this game"[:40]
+    for route, answer in table["a wrong key"].items():   # refused everywhere, saying so
+        assert answer[:2] == ((("error", bad)) if route.startswith("WS") else (403, bad)), route
+    assert table["a wrong key"]["WS /ws/games"][2] == 4403      # a close code not to retry
     other_answers = table["seat 2's key"]         # seat 2 is itself, never seat 1
-    assert other_answers["GET view"] == (200, "seat 2") and other_answers["WS /ws/games"] == (101, "seat 2")
+    assert other_answers["GET view"] == (200, "seat 2") and other_answers["WS /ws/games"][:2] == (101, "seat 2")
     assert other_answers["GET record"] == (200, "View 2")
     for route in ("POST hint", "POST undo", "POST action"):
         assert other_answers[route][0] == 409 and "not seat 2's" in other_answers[route][1], route
@@ -284,8 +296,8 @@ def test_a_rematch_waits_for_the_end_and_gives_no_person_the_seat_an_engine_play
     assert r.status_code == 200, r.text
     new = r.json()["game"]
     assert r.json()["view"]["kinds"] == ["greedy", "human", "human"]    # seats moved one place on
-    resigned_key = client.get(f"/api/games/{new}/view", headers={"x-palais-key": KEYS[game][3]}).json()
-    assert resigned_key["seat"] == 0                                    # a spectator: no engine's hand
-    assert all(p["hand"] is None for p in resigned_key["players"])
+    resigned_key = client.get(f"/api/games/{new}/view", headers={"x-palais-key": KEYS[game][3]})
+    assert resigned_key.status_code == 403 and resigned_key.json()["bad_key"]  # opens no seat: no engine's hand
+    assert "players" not in resigned_key.json()
     for seat in (1, 2):                                                 # the people keep their places
         assert client.get(f"/api/games/{new}/view", headers={"x-palais-key": KEYS[game][seat]}).json()["seat"] == seat + 1

@@ -4,8 +4,8 @@ A new game gives each person's seat a secret key (`secrets`, 192 bits) and its c
 owner key (to delete the game or ask for a rematch). The page holds them in its address
 (`#game=ID&key=KEY`, a fragment no browser sends to a server) and sends them in the
 `X-Palais-Key` header, or in the first message of a WebSocket. The server keeps only their
-SHA-256 and compares in constant time; a request with no key, or a key of no seat, is a
-spectator's.
+SHA-256 and compares in constant time; a request with no key is a spectator's, and one
+with a key of no seat (nor the owner's) is refused (web/api/common.py's `access`).
 """
 
 from __future__ import annotations

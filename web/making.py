@@ -51,6 +51,24 @@ def seat_specs(config, players) -> tuple:
     return specs, kinds
 
 
+def levels_of(config, players) -> list:
+    """Per seat, the strength level (web/levels.py) an engine seat was chosen by, or None:
+    an engine entry may say {"kind": "engine", "name": "ismcts", "level": "club"}, and the
+    level must be one of LEVELS whose player is that name (the page then names the seat by
+    its level, "Club (engine)")."""
+    from .levels import LEVELS
+    by_id = {level.id: level for level in LEVELS}
+    out = []
+    for q, player in enumerate(players):
+        level = player.get("level") if isinstance(player, dict) else None
+        if level is not None and (player.get("kind") != "engine" or level not in by_id
+                                  or by_id[level].player != player.get("name")):
+            raise Refused(f"players[{q}].level: expected one of {', '.join(by_id)}, "
+                          "for an engine seat of that level's player")
+        out.append(level)
+    return out
+
+
 def players_of(kinds) -> list:
     return [{"kind": "human"} if k == "human" else {"kind": "engine", "name": k} for k in kinds]
 
@@ -73,6 +91,7 @@ def seat_names(names, kinds) -> list:
 def settings_of(config, data: dict) -> dict:
     """The settings a new game's request asks for, each field checked (Refused naming it)."""
     _, kinds = seat_specs(config, data.get("players"))
+    levels = levels_of(config, data.get("players"))
     first_game = data.get("first_game", False)
     if not isinstance(first_game, bool):
         raise Refused("first_game: expected true or false")
@@ -91,7 +110,7 @@ def settings_of(config, data: dict) -> dict:
         raise Refused(f"options: {exc}") from None
     return {"players": players_of(kinds), "names": seat_names(data.get("names"), kinds),
             "seed": seed, "budget_ms": budget, "options": options, "first_game": first_game,
-            "shared": shared, "from_record": False}
+            "shared": shared, "from_record": False, "levels": levels}
 
 
 def new_play_game(settings: dict) -> PlayGame:

@@ -27,7 +27,7 @@ from search.turns import choose_turn
 
 from .engine_seat import KeptSeat
 from .review import analysis_json
-from .views import build_view, seat_number
+from .views import build_view, seat_labels, seat_number
 
 RESIGNED_PLAYER = "greedy"       # who plays a resigned seat's decisions (docs/web.md)
 INFO_INTERVAL_S = 0.25           # at most ~4 info messages a second per thinking seat
@@ -96,7 +96,8 @@ class _Closed(Exception):
     """The session closed while its analysis ran."""
 
 
-RESTART = object()               # what a Watcher is sent when the game is kept but leaves memory
+RESTART = object()               # what a Watcher is sent when the server stops (the game is kept)
+IDLE = object()                  # ... when the game leaves memory unused (it is kept: it comes back)
 CLOSED_MESSAGE = "this game is closed on the server (deleted, replaced by a new one, or the server stopped)"
 
 
@@ -127,6 +128,8 @@ class GameSession:
         self.clock = clock                       # when it was last used: for --idle-minutes
         self.game = game
         self.kinds = list(kinds)                 # per seat: "human" or the player's name
+        # per seat: the strength level (web/levels.py) its engine was chosen by, or None
+        self.levels = list(self.settings.get("levels") or [None] * len(self.kinds))
         self.limits = limits
         self.seed = seed
         self.from_record = from_record           # an uploaded record: its cards are all known
@@ -174,6 +177,7 @@ class GameSession:
         with self.lock:
             game = self.game
             return {"game": self.id, "names": list(game.names), "kinds": list(self.kinds),
+                    "seat_labels": seat_labels(game.names, self.kinds, self.levels),
                     "over": game.over(), "ply": len(game.actions),
                     "to_move": seat_number(None if game.over() else game.state.to_move),
                     "rematch": self.rematch_id}
@@ -202,7 +206,8 @@ class GameSession:
             passing = (self.shared and not game.over() and to_move in human
                        and self.last_human is not None and to_move != self.last_human)
             return build_view(self.id, game.state, game.start_state(), game.actions, game.drawers,
-                              seat, names=game.names, kinds=self.kinds, human_seats=human,
+                              seat, names=game.names, kinds=self.kinds, levels=self.levels,
+                              human_seats=human,
                               can_undo=game.can_take_back(), thinking=self.thinking,
                               passing=passing, version=self.version, engines=self.engines(),
                               fairness=self.fairness(), resigned=self.resigned, shared=self.shared,
@@ -239,7 +244,7 @@ class GameSession:
                 state.apply(action)
             return build_view(self.id, state, game.start_state(), game.actions[:ply],
                               game.drawers[:ply], seat, names=game.names, kinds=self.kinds,
-                              human_seats=set(), version=self.version, engines=self.engines(),
+                              levels=self.levels, human_seats=set(), version=self.version, engines=self.engines(),
                               fairness=self.fairness(), resigned=self.resigned, shared=self.shared,
                               reveal=game.over())
 
@@ -379,6 +384,7 @@ class GameSession:
             self.game = game
             self.settings = dict(settings)
             self.kinds = list(kinds)
+            self.levels = list(self.settings.get("levels") or [None] * len(self.kinds))
             self.resigned = set(resigned)
             self._humans = self._humans - self.resigned
             self.rematch_id = rematch
@@ -639,10 +645,11 @@ class GameSession:
 
     # ---- the end ---------------------------------------------------------------------------
 
-    def close(self, message: str = CLOSED_MESSAGE, kept: bool = False) -> None:
+    def close(self, message: str = CLOSED_MESSAGE, kept: bool = False, idle: bool = False) -> None:
         """Stop every search, end every engine process, tell the watchers `message` and
         end their sockets (idempotent). `kept`: the game stays in the database (the server
-        stops, or it leaves memory): the pages are told to come back, not that it is gone."""
+        stops, or it leaves memory): the pages are told to come back, not that it is gone;
+        `idle` (with `kept`): it leaves memory for being unused, which the pages are told."""
         with self.lock:
             if self.closed:
                 return
@@ -650,7 +657,7 @@ class GameSession:
             seats = list(self.seats)
         if not kept:
             self.publish({"type": "error", "error": message})
-        self.publish(RESTART if kept else None)
+        self.publish((IDLE if idle else RESTART) if kept else None)
         for seat in seats:
             if seat is not None:
                 seat.stop()

@@ -35,6 +35,7 @@ from play.game import SECRET_HEADER, PlayGame
 from .credentials import SeatKeys
 from .session import Conflict, Refused, StoreError
 from .store import NO_SUCH_GAME, MemoryStore
+from .views import seat_labels
 
 SCHEMA_VERSION = 2
 # The tables, in SQL both backends read (REAL is a double in both, TEXT unbounded).
@@ -290,12 +291,14 @@ class SqlStore(MemoryStore):
             if session is not None:
                 out.append(session.summary())
                 continue
-            row = self._query("SELECT over, actions, rematch FROM games WHERE id=?", (game_id,))
+            row = self._query("SELECT over, actions, rematch, settings FROM games WHERE id=?", (game_id,))
             seats = self._query("SELECT kind, name FROM seats WHERE game=? ORDER BY seat", (game_id,))
             if not row:
                 continue
-            over, actions, rematch = row[0]
-            out.append({"game": game_id, "names": [n for _, n in seats], "kinds": [k for k, _ in seats],
+            over, actions, rematch, settings = row[0]
+            names, kinds = [n for _, n in seats], [k for k, _ in seats]
+            out.append({"game": game_id, "names": names, "kinds": kinds,
+                        "seat_labels": seat_labels(names, kinds, json.loads(settings).get("levels")),
                         "over": bool(over), "ply": len(json.loads(actions)), "to_move": None,
                         "rematch": rematch})
         return out
@@ -325,7 +328,7 @@ class SqlStore(MemoryStore):
                 for session in idle:
                     del self._games[session.id]
             for session in idle:
-                session.close(kept=True)          # a page still open comes back and revives it
+                session.close(kept=True, idle=True)    # a page still open comes back and revives it
             ids = [s.id for s in idle]
         with self._transaction() as execute:
             execute("DELETE FROM games WHERE touched < ?", (self.wall() - self.keep_days * DAY_S,))

@@ -53,7 +53,7 @@ class GameStore(ABC):
         in memory has nothing to do."""
 
     def summaries(self, game_ids) -> list:
-        """For "My games": per id known, {"game", "names", "kinds", "over", "ply"}."""
+        """For "My games": per id known, {"game", "names", "kinds", "seat_labels", "over", "ply"}."""
         return [session.summary() for session in map(self.peek, game_ids) if session is not None]
 
     def peek(self, game_id: str):

@@ -166,15 +166,18 @@ def default_name(q: int, kind: str) -> str:
     return f"Player {q + 1}" if kind == "human" else kind
 
 
-def seat_labels(names, kinds) -> list:
+def seat_labels(names, kinds, levels=None) -> list:
     """Per seat, how the page writes a name the server chose (in the page's language): a
-    catalog key {"key": "Player {n}", "n": N} or {"key": "player:NAME"}; None for a name
-    someone typed (shown as it is)."""
+    catalog key {"key": "Player {n}", "n": N}, {"key": "level:ID", "level": true} (an
+    engine chosen by its strength level, web/levels.py: "Club (engine)") or
+    {"key": "player:NAME"}; None for a name someone typed (shown as it is)."""
     out = []
-    for name, kind in zip(names, kinds):
+    for name, kind, level in zip(names, kinds, levels or [None] * len(kinds)):
         number = DEFAULT_PERSON.fullmatch(name)
         if kind == "human" and number:            # a rematch moves "Player 1" to seat 2
             out.append({"key": "Player {n}", "n": int(number.group(1))})
+        elif kind != "human" and name == kind and level:
+            out.append({"key": f"level:{level}", "level": True})
         elif kind != "human" and name == kind:
             out.append({"key": f"player:{kind}"})
         else:
@@ -183,7 +186,7 @@ def seat_labels(names, kinds) -> list:
 
 
 def build_view(game_id: str, state, start, actions, drawers, seat, *, names, kinds,
-               human_seats, can_undo: bool = False, thinking: int = -1, passing: bool = False,
+               human_seats, levels=None, can_undo: bool = False, thinking: int = -1, passing: bool = False,
                version: int = 0, engines=None, fairness=None, resigned=(),
                shared: bool = False, rematch=None, reveal: bool = False) -> dict:
     """The View of `state` (the true state, or a full state of a past ply) for `seat`
@@ -193,6 +196,7 @@ def build_view(game_id: str, state, start, actions, drawers, seat, *, names, kin
     `fairness`: {"commitment", "secret"} (the secret only once the game is over);
     `version`: the game's count of changes (a later View of a game has a higher one);
     `engines`: per seat, None or {"restarts": k, "failed": bool} (web/engine_seat.py);
+    `levels`: per seat, the strength level (web/levels.py) an engine was chosen by, or None;
     `reveal`: every hand and every draw shown, to every seat and spectator (only for a
     finished game, whose full record anyone may download: never for a live one)."""
     view = state if reveal else seat_state(state, seat)
@@ -216,7 +220,7 @@ def build_view(game_id: str, state, start, actions, drawers, seat, *, names, kin
         "last_round": bool(snap.last_round), "stage": STAGES[snap.stage], "to_move": seat_number(to_move),
         "over": over, "scores": list(view.scores()), "final": final_json(view),
         "majorities": majorities_json(view),
-        "seat_labels": seat_labels(names, kinds),
+        "seat_labels": seat_labels(names, kinds, levels),
         "layout": layout,
         "adjacent": {ROOMS[r]: [ROOMS[x] for x in adjacency[r]] for r in range(len(ROOMS))},
         "rooms": [list(row) for row in snap.rooms],

@@ -54,16 +54,28 @@ def api(handler):
     return wrapper
 
 
+BAD_KEY = "this seat link is not valid for this game"
+
+
 def access(session: GameSession, key) -> Access:
-    """The Access a key gives to `session` (none, a seat's, the owner's)."""
+    """The Access a key gives to `session`: no key (None or empty) is a spectator's; a key of
+    one of its seats is that seat's, the owner key the owner's. Any other key is refused
+    (403, `bad_key`: the page says its link is not valid, rather than quietly showing a
+    spectator's page): every seat's hash and the owner's are compared in constant time
+    whatever the key, and the answer is the same for every wrong key, so it tells nothing
+    about which keys exist, and nothing of the game beyond what a spectator sees."""
     keys = session.keys
-    return Access(session, session.seat_of(key), keys is not None and keys.is_owner(key))
+    seat = session.seat_of(key)
+    owner = keys is not None and keys.is_owner(key)
+    if key not in (None, "") and seat is None and not owner:
+        raise Refused(BAD_KEY, 403, {"bad_key": True})
+    return Access(session, seat, owner)
 
 
 def seat_route(server: Server):
     """The seat check, as one decorator: the handler gets (request, Access) for the game of
-    the path, with the seat whose key the X-Palais-Key header carries (None without one, or
-    with a key of no seat of this game)."""
+    the path, with the seat whose key the X-Palais-Key header carries (None without one);
+    a key of no seat of this game (nor its owner's) is refused (`access`)."""
     def decorate(handler):
         @api
         @wraps(handler)

@@ -98,7 +98,8 @@ def explore(session, seat: int, ply: int, actions: list, iterations: int) -> dic
             state.apply(action)
         start = state.view(seat)
         start_log = (game.start_state(), list(game.actions[:ply]), list(game.drawers[:ply]))
-        common = {"names": game.names, "kinds": session.kinds, "engines": session.engines(),
+        common = {"names": game.names, "kinds": session.kinds, "levels": session.levels,
+                  "engines": session.engines(),
                   "fairness": session.fairness(), "resigned": session.resigned,
                   "shared": session.shared, "version": session.version}
         seed = session.seed

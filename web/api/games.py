@@ -116,6 +116,7 @@ def routes(server: Server) -> list:
             def turned(values):
                 return [values[(q - 1) % n] for q in range(n)]
             settings = {**old, "players": turned(old["players"]), "names": turned(old["names"]),
+                        "levels": turned(old.get("levels") or [None] * n),
                         "seed": config.seeds.randrange(2 ** 31), "from_record": False}
             people = [player["kind"] == "human" for player in settings["players"]]
             keys = SeatKeys([key if person else None for key, person in zip(turned(session.keys.seats), people)],

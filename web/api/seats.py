@@ -1,7 +1,7 @@
 """A seat's routes: its view, its decisions, take-backs, hints, resigning, and the game's
 WebSocket. Every one goes through the seat check (common.seat_route, or the socket's first
-message): without the seat's key the caller is a spectator, who sees the public view and
-may do nothing else."""
+message): without a key the caller is a spectator, who sees the public view and may do
+nothing else; a key of no seat is refused (403; on the socket 4403)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from search.params import SearchLimits
 from ..clients import client_address
 from ..inputs import int_field, json_body
 from ..i18n import translator
-from ..session import RESTART, STALE_MESSAGE, Refused, Stale, Watcher
+from ..session import IDLE, RESTART, STALE_MESSAGE, Refused, Stale, Watcher
 from .common import Server, access, answer, language, seat_route
 
 MAX_HINTS = 10
@@ -28,6 +28,9 @@ WS_TOO_BIG = 1009
 WS_BAD_REQUEST = 1008                # policy violation: a bad request, such as a bad hello
 WS_GONE = 4404                       # no such game (any more): a page should not reconnect
 WS_RESTART = 1012                    # service restart: the game is kept, a page reconnects
+WS_IDLE = 4408                       # the game left memory unused: it is kept, a page reconnects
+RESTART_REASON = "the game is kept on the server: reconnect to go on"
+IDLE_REASON = "the game was put away after being idle; it is kept: reconnect to bring it back"
 WS_TRY_LATER = 1013                  # too many sockets (of this game, this seat, the server)
 WS_CLOSE_CODES = {403: WS_FORBIDDEN, 404: WS_GONE, 503: WS_TRY_LATER}     # a refusal's HTTP status -> close code
 WS_REASON_BYTES = 123                # the most a close frame's reason may hold (RFC 6455)
@@ -156,7 +159,7 @@ def routes(server: Server) -> list:
             seat = access(session, await hello(websocket)).seat
             place = sockets.admit(session.id, seat, client_address(websocket.scope, config.trusted_proxies))
         except Refused as exc:
-            await websocket.send_json({"type": "error", "error": str(exc)})
+            await websocket.send_json({"type": "error", "error": str(exc), **exc.extra})
             await websocket.close(code=WS_CLOSE_CODES.get(exc.status, WS_BAD_REQUEST),
                                   reason=close_reason(str(exc)))
             return
@@ -174,7 +177,7 @@ def routes(server: Server) -> list:
         queue: asyncio.Queue = asyncio.Queue(WS_QUEUE)
 
         def put(message):
-            if message is None or message is RESTART:    # the end: make room for it
+            if message is None or message is RESTART or message is IDLE:    # the end: make room for it
                 while queue.full():
                     queue.get_nowait()
             with contextlib.suppress(asyncio.QueueFull):
@@ -194,9 +197,11 @@ def routes(server: Server) -> list:
                 if message is None:
                     await websocket.close(code=WS_GONE, reason="this game is closed on the server")
                     return
-                if message is RESTART:          # the game stays in the database: come back
-                    # (the server stops, or the game left memory unused: either way it is kept)
-                    await websocket.close(code=WS_RESTART, reason="the game is kept on the server: reconnect to go on")
+                if message is RESTART:          # the server stops; the game stays in the database
+                    await websocket.close(code=WS_RESTART, reason=RESTART_REASON)
+                    return
+                if message is IDLE:             # the game left memory unused; it stays stored
+                    await websocket.close(code=WS_IDLE, reason=IDLE_REASON)
                     return
                 await websocket.send_json(message)
 

@@ -92,10 +92,16 @@ export const api = {
 // The game's WebSocket: each server message is handed to onMessage as an object. It is
 // reopened (after a pause that grows) when the connection drops, until close() is called.
 // Its first message carries the seat's key (null: a spectator), not the address.
+// The page is told where the connection stands by two messages of its own: {"type":
+// "disconnected", "code"} when it drops (1012: the server stopped; 4408: the game was put
+// away after being idle; anything else: the network), and {"type": "reconnected"} with the
+// first message after it is open again.
+export const WS_IDLE = 4408;
 export function openGameSocket(id, key, onMessage) {
   let socket = null;
   let closed = false;
   let delayMs = 250;
+  let dropped = false;
   const connect = () => {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     socket = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(id)}`);
@@ -107,11 +113,17 @@ export function openGameSocket(id, key, onMessage) {
       } catch (_) {
         return;
       }
+      if (dropped && message.type === "view") {
+        dropped = false;
+        onMessage({ type: "reconnected" });
+      }
       onMessage(message);
     };
     socket.onclose = (event) => {
       if (event.code === 4404) onMessage({ type: "gone" });
       if (closed || event.code === 4403 || event.code === 4404) return;
+      if (!dropped) onMessage({ type: "disconnected", code: event.code });
+      dropped = true;
       setTimeout(() => { if (!closed) connect(); }, delayMs);
       delayMs = Math.min(delayMs * 2, 5000);
     };

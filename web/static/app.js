@@ -4,6 +4,7 @@
 //   store.js (the state, update, subscribers)   game.js (the controller: server and socket)
 //   socket.js (the game's live updates)         saved.js (the games this browser holds)
 //   views/*.js (panel, log, hints, review, ending, dialog, keys, legend), each redrawing what changed;
+//   views/standing.js says where the page stands (the connection, a spectator, a bad link);
 //   board.js and chart.js only draw.
 
 import { api } from "./api.js";
@@ -12,7 +13,7 @@ import { stepsBetween } from "./board/state.js";
 import * as game from "./game.js";
 import { preferredLanguage, setLanguage, t, translateStatic } from "./i18n.js";
 import { state, subscribe, update } from "./store.js";
-import { buildRuleOptions, buildSeatRows, listenToDialogs, openNewGameDialog } from "./views/dialog.js";
+import { buildRuleOptions, buildSeatRows, listenToDialogs, openNewGameDialog, showMyGames } from "./views/dialog.js";
 import { createEnding } from "./views/ending.js";
 import { createHints } from "./views/hints.js";
 import { createLegend } from "./views/legend.js";
@@ -20,6 +21,7 @@ import { listenToKeys } from "./views/keys.js";
 import { createLog } from "./views/log.js";
 import { createPanel, drawPassScreen } from "./views/panel.js";
 import { createReview } from "./views/review.js";
+import { createStanding } from "./views/standing.js";
 import { bounded, listenToSpeed, speed } from "./views/speed.js";
 import { drawWords, notationShown, showNotation } from "./views/words.js";
 
@@ -53,6 +55,7 @@ const log = createLog($("log"), { drawTurn: (entry, view) => drawWords(entry.ste
 const hints = createHints($("hints"), $("hint-list"), { board, drawLine: (h) => drawWords(h.steps, h.turn, state.view) });
 const review = createReview();
 const ending = createEnding({ onRematch: game.rematch, onLobby: game.backToLobby });
+const standing = createStanding({ watch: game.watchAsSpectator, myGames: showMyGames, newGame: openNewGameDialog });
 
 let renderCount = 0;
 
@@ -77,6 +80,7 @@ function restoreFocus(key) {
 }
 
 function render(_, part = null) {
+  if (part === "standing") return standing.render(state);
   if (part && state.view) {            // a small change: only its part is drawn
     if (part === "info") panel.render(state);
     else review.render(state);
@@ -85,6 +89,7 @@ function render(_, part = null) {
   renderCount += 1;
   document.body.dataset.renders = String(renderCount);
   drawPassScreen(state);
+  standing.render(state);
   const view = state.view;
   if (!view) return;
   const shown = state.explore ? state.explore.view : state.review ? state.review.view : view;
@@ -185,6 +190,7 @@ window.palaisPage = {
   explore: () => state.explore,
   played: () => played.slice(),
   infoSeen: () => state.infoCount,
+  connection: () => state.connection,
 };
 
 main();

@@ -2,7 +2,7 @@
 // server (api.js), follows the game's socket (socket.js) and changes the state (store.js);
 // it draws nothing itself (the views do, on each update). Views call these functions.
 
-import { api } from "./api.js";
+import { api, WS_IDLE } from "./api.js";
 import { language, t } from "./i18n.js";
 import { forgetGame, gameAddress, storeGame, storedGames } from "./saved.js";
 import { connect, disconnect } from "./socket.js";
@@ -62,9 +62,35 @@ const socketHandlers = {
     if (message.result) update({ analysis: message.result, analysing: false, progress: null });
     else update({ progress: { done: message.done, total: message.total } }, "progress");
   },
-  error: (message) => showError(message.error),
+  error: (message) => (message.bad_key ? showNotice("bad-key", state.gameId) : showError(message.error)),
   gone: () => showError(t("This game is no longer on the server.")),
+  disconnected: (message) => connectionIs(message.code === WS_IDLE ? "idle" : "lost"),
+  reconnected: () => {
+    connectionIs("back");
+    setTimeout(() => { if (state.connection === "back") connectionIs("open"); }, CONNECTED_AGAIN_MS);
+  },
 };
+
+// How long "Connected again" stays before the page is as it always is.
+const CONNECTED_AGAIN_MS = 4000;
+
+function connectionIs(connection) {
+  update({ connection }, "standing");
+  updateTitle();
+}
+
+// A link that opens nothing: no such game, or a key of no seat of the game (views/standing.js
+// says which, with a way on). This page then shows no game.
+export function showNotice(kind, gameId) {
+  disconnect();
+  showError("");
+  Object.assign(state, { view: null, gameId: null, review: null, explore: null, hints: null, info: null });
+  document.getElementById("end-screen").hidden = true;
+  update({ notice: { kind, gameId } }, "standing");
+  updateTitle();
+}
+
+export const watchAsSpectator = (gameId) => { location.hash = `game=${encodeURIComponent(gameId)}`; };
 
 function follow(gameId, seat) {
   connect(gameId, keyOf(seat), socketHandlers);
@@ -76,6 +102,7 @@ export function startGame(gameId, view, { fromRecord = false, keys = null, owner
     gameId, fromRecord, keys: keys || stored.keys || {}, owner: owner || stored.owner || null,
     shared: Boolean(view.shared), seat: view.seat, view: null, review: null, analysis: null,
     analysing: false, progress: null, hints: null, info: null, waitingForSeat: 0, explore: null,
+    notice: null, connection: "open",
   });
   if (Object.keys(state.keys).length || state.owner) {
     storeGame(gameId, { keys: state.keys, owner: state.owner, invitations: stored.invitations });
@@ -143,12 +170,24 @@ async function show(view, behind = false) {
   announceTurn(view);
 }
 
-// The tab's title says when it is this page's decision, and a notification (if the
-// person allowed them) says so when the tab is not in front.
+// The tab's title says when it is this page's decision (never while the connection is
+// lost: the page cannot know), and a notification (if the person allowed them) says so
+// when the tab is not in front.
 let announcedPly = -1;
+const myDecision = (view) => Boolean(view) && !view.over && view.legal.length > 0;
+
+export function updateTitle() {
+  const view = state.view;
+  if (view && (state.connection === "lost" || state.connection === "idle")) {
+    document.title = `${t("Reconnecting…")} — ${t("Palais Royal")}`;
+  } else {
+    document.title = myDecision(view) ? `● ${t("Your turn")} — ${t("Palais Royal")}` : t("Palais Royal");
+  }
+}
+
 function announceTurn(view) {
-  const mine = !view.over && view.legal.length > 0;
-  document.title = mine ? `● ${t("Your turn")} — ${t("Palais Royal")}` : t("Palais Royal");
+  const mine = myDecision(view);
+  updateTitle();
   if (!mine || announcedPly === view.ply) return;
   announcedPly = view.ply;
   if (document.hidden && "Notification" in window && Notification.permission === "granted") {
@@ -287,8 +326,14 @@ export async function resumeFromAddress() {
     await openGame(gameId, params.get("key"));
     return true;
   } catch (error) {
-    if (error.status === 404) forgetGame(gameId);
-    showError(error.message || String(error));
+    if (error.status === 404) {
+      forgetGame(gameId);
+      showNotice("no-game", gameId);
+    } else if (error.status === 403 && error.data && error.data.bad_key) {
+      showNotice("bad-key", gameId);
+    } else {
+      showError(error.message || String(error));
+    }
     return true;
   }
 }

@@ -25,6 +25,8 @@ export const state = {
   infoCount: 0,          // engine `info` messages received
   waitingForSeat: 0,     // a human seat the device must be passed to, else 0
   lang: 0,               // counts language changes (a view redraws its words on a change)
+  connection: "open",    // the game's socket: "open", "lost", "idle" (put away), "back" (open again)
+  notice: null,          // a link that opens nothing: {kind: "no-game"|"bad-key", gameId}
 };
 
 const subscribers = [];

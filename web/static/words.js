@@ -99,10 +99,12 @@ export function turnWords(steps, view) {
 }
 
 // A seat's name as the page shows it: the name a person typed, or the translated default
-// (the View's `seat_labels`: "Player 2", an engine's label).
+// (the View's `seat_labels`: "Player 2", an engine chosen by its level as "Club (engine)",
+// an engine chosen by name by its label).
 export function seatName(view, seat) {
   const label = (view.seat_labels || [])[seat - 1];
   if (label && label.key === "Player {n}") return tf("Player {n}", { n: seat });
+  if (label && label.level) return tf("{level} (engine)", { level: entry(label.key, label.key) });
   if (label && label.key) return entry(label.key, (view.names || [])[seat - 1] || "");
   return (view.names || [])[seat - 1] || tf("Player {n}", { n: seat });
 }

@@ -7,7 +7,7 @@ import { SEAT_LETTERS } from "../board.js";
 import { guarded, loadSeat, startGame } from "../game.js";
 import { t, tf } from "../i18n.js";
 import { forgetGame, seatLink, storeGame, storedGames } from "../saved.js";
-import { playerLabel } from "../words.js";
+import { playerLabel, seatName } from "../words.js";
 import { humanSeat, state } from "../store.js";
 
 const $ = (id) => document.getElementById(id);
@@ -61,7 +61,7 @@ export async function showMyGames() {
       const keys = stored[game.game].keys || {};
       const seat = Object.keys(keys)[0];
       link.href = seatLink(game.game, seat ? keys[seat] : null);
-      link.textContent = game.names.join(" · ");
+      link.textContent = game.names.map((_, i) => seatName(game, i + 1)).join(" · ");
       link.addEventListener("click", () => $("my-games-dialog").close());
       const note = document.createElement("span");
       note.textContent = ` — ${game.over ? t("Game over") : tf("{n} actions", { n: game.ply })}`;
@@ -204,7 +204,8 @@ function readNewGameForm() {
     const kind = row.querySelector(".seat-kind").value;
     const level = levelOf(kind);
     players.push(kind === "human" ? { kind: "human" }
-      : { kind: "engine", name: level ? level.player : kind.slice("engine:".length) });
+      : level ? { kind: "engine", name: level.player, level: level.id }
+        : { kind: "engine", name: kind.slice("engine:".length) });
     names.push(row.querySelector(".seat-name").value.trim());
   }
   const seedText = $("seed-input").value.trim();

@@ -90,6 +90,17 @@ function drawActions(view, state) {
   }
 }
 
+// The engine's own estimate (its win probability, expected score and line) is hidden from a
+// person playing against it unless they turn it on (as lichess hides its evaluation during
+// play): the setting `palais.estimate` in localStorage, off by default. A spectator sees it.
+const ESTIMATE_KEY = "palais.estimate";
+
+function estimateWanted() {
+  try { return localStorage.getItem(ESTIMATE_KEY) === "1"; } catch (_) { return false; }
+}
+
+const estimateShown = (state) => !state.seat || Boolean(state.view && state.view.over) || estimateWanted();
+
 function drawEngineInfo(state) {
   const box = $("engine-info");
   const info = state.info;
@@ -99,10 +110,19 @@ function drawEngineInfo(state) {
   }
   box.hidden = false;
   box.innerHTML = "";
+  const shown = estimateShown(state);
+  box.dataset.estimate = shown ? "shown" : "hidden";
+  const thinking = tf("{name} (seat {letter}) is thinking", { name: seatName(state.view, info.seat), letter: SEAT_LETTERS[info.seat - 1] });
+  const iterations = tf("{n} iterations", { n: info.iterations });
   const head = document.createElement("div");
-  head.textContent = `${tf("{name} (seat {letter}) is thinking", { name: seatName(state.view, info.seat), letter: SEAT_LETTERS[info.seat - 1] })}: `
+  if (!shown) {
+    head.textContent = `${thinking} · ${iterations}`;
+    box.append(head);
+    return;
+  }
+  head.textContent = `${thinking}: `
     + `${tf("win {win}%", { win: Math.round(info.win * 100) })} · ${expectedScore(Number(info.score))}`
-    + ` · ${tf("{n} iterations", { n: info.iterations })}`;
+    + ` · ${iterations}`;
   const line = document.createElement("div");
   line.className = "pv";
   line.textContent = info.pv;
@@ -150,6 +170,12 @@ function keyed() {
 export function createPanel() {
   const actions = keyed();
   const info = keyed();
+  let last = null;
+  $("estimate-switch").checked = estimateWanted();
+  $("estimate-switch").addEventListener("change", (event) => {
+    try { localStorage.setItem(ESTIMATE_KEY, event.target.checked ? "1" : "0"); } catch (_) { /* private mode */ }
+    if (last) drawEngineInfo(last);
+  });
   return {
     render(state) {
       const view = state.view;
@@ -159,7 +185,9 @@ export function createPanel() {
       actions(JSON.stringify([view.game, view.version, view.seat, state.selectedFrom, Boolean(state.review),
         state.explore && state.explore.line, state.lang]),
         () => drawActions(view, state));
-      info(JSON.stringify([state.infoCount, view.thinking, state.lang]), () => drawEngineInfo(state));
+      last = state;
+      info(JSON.stringify([state.infoCount, view.thinking, state.lang, estimateShown(state)]), () => drawEngineInfo(state));
+      $("estimate-toggle").hidden = !state.seat || view.over || view.kinds.every((kind) => kind === "human");
       const reviewing = Boolean(state.review);
       $("undo-button").disabled = reviewing || !view.can_undo;
       $("hint-button").disabled = reviewing || !view.legal.length;
