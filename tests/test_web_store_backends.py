@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 import time
+import urllib.error
 
 import pytest
 from starlette.testclient import TestClient
@@ -254,3 +255,67 @@ def test_an_engine_seat_two_servers_hold_plays_on_and_both_agree(postgres_server
         while second_store.peek(greedy).game.actions != stored:  # the second heard it all
             assert time.monotonic() < deadline, "the second server did not catch up"
             time.sleep(0.02)
+
+
+@pytest.mark.slow
+def test_two_server_processes_share_a_game_and_one_killed_loses_nothing(postgres_server):
+    """Two `palais serve --db postgresql://...` processes: a person plays through the first
+    against an engine seat while a watcher follows on the second; the first is killed with
+    SIGKILL mid-game; the game goes on through the second, the engine seat now played
+    there, and every action the first answered is in it."""
+    import signal
+
+    from postgres_cluster import reset
+    from test_web_db import _free_port, _http, _start
+
+    def _decide(url, game, keys, most):
+        """The person's first legal action, `most` times, as a page plays: a 409 (the other
+        server's engine stored its decision first, or is still thinking here) is a view to
+        look at again."""
+        made, deadline = 0, time.monotonic() + 300
+        while made < most:
+            assert time.monotonic() < deadline, "the game stopped moving"
+            view = _http("GET", f"{url}/api/games/{game}/view", key=keys[1])
+            if view["over"]:
+                return made
+            if view["to_move"] != 1 or view["thinking"] or not view["legal"]:
+                time.sleep(0.02)
+                continue
+            try:
+                _http("POST", f"{url}/api/games/{game}/action", {"action": view["legal"][0]["token"],
+                                                                  "version": view["version"]}, key=keys[1])
+                made += 1
+            except urllib.error.HTTPError as exc:
+                assert exc.code == 409, exc.read()
+        return made
+    from websockets.sync.client import connect
+    reset(postgres_server)
+    first, first_url = _start(postgres_server, _free_port())
+    second, second_url = _start(postgres_server, _free_port())
+    try:
+        start = _http("POST", f"{first_url}/api/games", {"players": [{"kind": "human"},
+                      {"kind": "engine", "name": "greedy"}], "seed": 3, "budget_ms": 50})
+        game, key = start["game"], start["seats"][0]["key"]
+        port = second_url.rsplit(":", 1)[1]
+        with connect(f"ws://127.0.0.1:{port}/ws/games/{game}", origin=second_url, open_timeout=30) as ws:
+            ws.send(json.dumps({"key": key}))
+            assert _decide(first_url, game, {1: key}, most=8) == 8
+            answered = _http("GET", f"{first_url}/api/games/{game}/view", key=key)
+            deadline = time.monotonic() + 30
+            while True:                                     # the watcher on the second saw it
+                message = json.loads(ws.recv(timeout=30))
+                if message["type"] == "view" and message["view"]["ply"] >= answered["ply"]:
+                    break
+                assert time.monotonic() < deadline, "the second server's watcher was not told"
+        first.send_signal(signal.SIGKILL)
+        first.wait(30)
+        there = _http("GET", f"{second_url}/api/games/{game}/view", key=key)
+        assert there["ply"] >= answered["ply"] and there["log"][:len(answered["log"])] == answered["log"]
+        assert _decide(second_url, game, {1: key}, most=8) == 8      # the engine plays on the second
+        after = _http("GET", f"{second_url}/api/games/{game}/view", key=key)
+        assert sum(entry["seat"] == 2 for entry in after["log"]) > sum(entry["seat"] == 2 for entry in answered["log"])
+    finally:
+        for server in (first, second):
+            if server.poll() is None:
+                server.kill()
+            server.wait(30)

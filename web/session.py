@@ -375,8 +375,10 @@ class GameSession:
         thinks (its decision is stored once: the store's version check refuses a second).
         An engine searching here for the game as it was has its decision dropped."""
         with self.lock:
-            if self.closed:
-                return
+            if self.closed or stored_version == self.stored_version:
+                return                             # (this process's own change, stored meanwhile)
+            if self.thinking >= 0 and self.seats[self.thinking] is not None:
+                self.seats[self.thinking].stop()   # its search is of a game that no longer is
             for q in sorted(set(resigned) - self.resigned):
                 if self.seats[q] is None:
                     self.seats[q] = KeptSeat(SeatSpec(RESIGNED_PLAYER), self.limits, self.seed * 10 + q,
