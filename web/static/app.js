@@ -14,6 +14,7 @@ import { preferredLanguage, setLanguage, t, translateStatic } from "./i18n.js";
 import { state, subscribe, update } from "./store.js";
 import { buildRuleOptions, buildSeatRows, listenToDialogs, openNewGameDialog } from "./views/dialog.js";
 import { createEnding } from "./views/ending.js";
+import { listenToFolds } from "./views/folds.js";
 import { createHints } from "./views/hints.js";
 import { listenToKeys } from "./views/keys.js";
 import { createLog } from "./views/log.js";
@@ -28,6 +29,7 @@ const board = createBoard($("board"), {
   onChoose: (entry) => (state.explore ? game.exploreStep(entry.token) : game.act(entry.token)),
   onSelect: (room) => game.select(room),
   meta: () => state.meta,
+  foldedSvg: $("board-more"),
 });
 game.hooks.board = board;
 game.hooks.openNewGameDialog = openNewGameDialog;
@@ -71,7 +73,7 @@ function restoreFocus(key) {
   const [name, value] = key;
   const same = name ? document.querySelector(`#board .target[data-${name}="${CSS.escape(value)}"], #actions [data-${name}="${CSS.escape(value)}"]`) : null;
   const target = same || document.querySelector("#board .target, #actions button");
-  if (target && target !== document.activeElement) target.focus();
+  if (target && target !== document.activeElement) target.focus({ preventScroll: true });   // (never scroll the page away from the board)
 }
 
 function render(_, part = null) {
@@ -128,6 +130,7 @@ function labelForScreenReaders() {
 async function main() {
   listenToDialogs();
   listenToKeys();
+  listenToFolds();
   $("undo-button").addEventListener("click", game.undo);
   $("hint-button").addEventListener("click", game.hint);
   $("analyse-button").addEventListener("click", game.analyse);
