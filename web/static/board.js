@@ -65,6 +65,8 @@ export function createBoard(svg, handlers) {
     if (kind !== layout) {
       for (const layer of Object.values(layers)) clearKids(layer);
       layout = kind;
+      widths.clear();                      // (the layouts' words differ in size: style.css)
+      setAttrs(svg, { "data-layout": kind });
       const home = kind !== "wide" && folded ? folded : svg;
       home.insertBefore(layers.panels, home === svg ? layers.anim : null);
       home.insertBefore(layers.legend, layers.panels);

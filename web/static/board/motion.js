@@ -50,7 +50,8 @@ function pathOf(step, ctx) {
 }
 
 function ghostOf(layer, path, seat) {
-  const g = el("g", { class: `anim-ghost anim-${path.shape}` }, layer);
+  const ghost = el("g", { class: `anim-ghost anim-${path.shape}` }, layer);
+  const g = el("g", { class: "anim-body" }, ghost);         // (what shrinks as it lands)
   if (path.shape === "servant") {
     el("circle", { cx: 0, cy: 0, r: GHOST_R, fill: SEAT_COLOURS[seat - 1] || "#555", class: "servant anim-servant" }, g);
     el("text", { x: 0, y: 5.8, class: "servant-letter", "text-anchor": "middle", "font-size": 16 }, g, SEAT_LETTERS[seat - 1] || "");
@@ -58,7 +59,7 @@ function ghostOf(layer, path, seat) {
     el("rect", { x: -34, y: -11, width: 68, height: 22, rx: 3, class: "card-box anim-card-box", stroke: SEAT_COLOURS[seat - 1] || null }, g);
     el("text", { x: 0, y: 4, class: "card-text", "text-anchor": "middle" }, g, path.label);
   }
-  return g;
+  return ghost;
 }
 
 // Moves `ghost` along `points` in `ms`, fading to `fade` and shrinking to `shrink` of its
@@ -73,8 +74,8 @@ function fly(ghost, points, ms, fade, shrink = 1) {
     const a = points[k];
     const b = points[k + 1] || a;
     const u = lengths[k] ? Math.min(1, left / lengths[k]) : 1;
-    const scale = shrink === 1 ? "" : ` scale(${(1 - (1 - shrink) * f).toFixed(3)})`;
-    ghost.setAttribute("transform", `translate(${(a.x + (b.x - a.x) * u).toFixed(1)} ${(a.y + (b.y - a.y) * u).toFixed(1)})${scale}`);
+    ghost.setAttribute("transform", `translate(${(a.x + (b.x - a.x) * u).toFixed(1)} ${(a.y + (b.y - a.y) * u).toFixed(1)})`);
+    if (shrink !== 1) ghost.firstChild.setAttribute("transform", `scale(${(1 - (1 - shrink) * f).toFixed(3)})`);
     ghost.setAttribute("opacity", (1 - (1 - fade) * f).toFixed(2));
   };
   let stop = null;

@@ -41,10 +41,10 @@ export function drawPark(layer, ctx) {
     const tile = place.tile;
     if (tile) {
       kid(g, "vp", "text", { x: box.x + c - 5, y: box.y + 16, class: "vp", "text-anchor": "end" }, `${tile.vp}`);
-      kid(g, "vp-label", "text", { x: box.x + c - 5, y: box.y + 25, class: "vp-label", "text-anchor": "end" }, t("VP"));
+      kid(g, "vp-label", "text", { x: box.x + c - 5, y: box.y + 27, class: "vp-label", "text-anchor": "end" }, t("VP"));
       if (tile.privilege && tile.privilege !== "NONE") {
         const mark = kid(g, "privilege", "g", { class: "privilege-mark", "data-privilege": tile.privilege });
-        wrapLabel(kid(mark, "text", "text", { x: box.x + c / 2, y: box.y + c * 0.54, class: "privilege", "text-anchor": "middle" }),
+        wrapLabel(kid(mark, "text", "text", { x: box.x + c / 2, y: box.y + c * 0.6, class: "privilege", "text-anchor": "middle" }),
           privilegeText(tile), c - 8);
         explain(mark, privilegeText(tile), pieceHelp("privilege", tile.privilege));
       }
