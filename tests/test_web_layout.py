@@ -99,7 +99,7 @@ def test_a_phone_shows_the_board_and_the_decision_on_one_screen(tmp_path, width,
         context.close()
 
 
-# Every label drawn over another: the board's texts (both SVGs) against each other and
+# Every label drawn over another: the board's texts (in each of its SVGs) against each other and
 # against the servants' discs (a disc's own letter excepted), and the header's controls
 # against each other; a label narrowed to less than 3/4 of its width; the header's controls
 # beyond the screen's width or, from 1280 px, on more than one row.
@@ -114,9 +114,14 @@ OVERLAPS = """(checkHeader) => {
   const found = [];
   const boxes = texts.map(boxOf);
   for (let i = 0; i < texts.length; i += 1) {
-    for (let j = i + 1; j < texts.length; j += 1) if (cross(boxes[i], boxes[j])) found.push([name(texts[i]), name(texts[j])]);
+    const svg = texts[i].ownerSVGElement;        // (a landscape phone's open panels cover the board)
+    for (let j = i + 1; j < texts.length; j += 1) {
+      if (texts[j].ownerSVGElement === svg && cross(boxes[i], boxes[j])) found.push([name(texts[i]), name(texts[j])]);
+    }
     if (!texts[i].classList.contains('servant-letter')) {
-      for (const disc of discs) if (cross(boxes[i], boxOf(disc))) found.push([name(texts[i]), 'disc ' + disc.getAttribute('fill')]);
+      for (const disc of discs) {
+        if (disc.ownerSVGElement === svg && cross(boxes[i], boxOf(disc))) found.push([name(texts[i]), 'disc ' + disc.getAttribute('fill')]);
+      }
     }
   }
   const narrowed = [];
@@ -148,6 +153,43 @@ OVERLAPS = """(checkHeader) => {
 
 SIZES = [(390, 844), (844, 390), (1024, 768), (1366, 768), (1920, 1080)]
 
+# Where a moving servant lands in each room (board/castle.js servantSpot, what the board's
+# motion uses), against the discs drawn: on its seat's disc when the seat is there, else on
+# no count and no disc of the room.
+LANDINGS = """async () => {
+  const { servantSpot } = await import('/static/board/castle.js');
+  const { geometry, roomBox } = await import('/static/board/geometry.js');
+  const view = window.palaisPage.view();
+  const board = document.getElementById('board');
+  const geo = geometry(board.dataset.layout, view.players.length);
+  const pieces = (await (await fetch('/api/meta')).json()).pieces;
+  const boxes = {};
+  view.layout.forEach((room, cell) => { boxes[room] = roomBox(geo, cell); });
+  const ruler = document.createElementNS('http://www.w3.org/2000/svg', 'text');
+  board.appendChild(ruler);
+  const measure = (text, cls) => { ruler.setAttribute('class', cls); ruler.textContent = text; return ruler.getComputedTextLength(); };
+  const roomNames = {};
+  for (const room of view.layout) roomNames[room] = board.querySelector(`.room[data-room="${room}"] .room-name`);
+  const ctx = { view, pieces: { rooms: pieces.rooms }, boxes, measure, roomNames };
+  const wrong = [];
+  for (const room of view.layout) {
+    const g = board.querySelector(`.room[data-room="${room}"]`);
+    const counts = [...g.querySelectorAll('.count')].map((n) => n.getBBox());
+    view.players.forEach((player, seat) => {
+      const spot = servantSpot(room, seat, ctx);
+      const disc = g.querySelector(`circle.servant[fill="${['#b03a2e', '#1f5f99', '#1e7a46', '#8a4fa3'][seat]}"]`);
+      if (view.rooms[seat][pieces.rooms.indexOf(room)] > 0) {
+        if (!disc || Math.abs(disc.cx.baseVal.value - spot.x) > 0.5 || Math.abs(disc.cy.baseVal.value - spot.y) > 0.5) wrong.push([room, seat, "not on its disc", spot, disc && [disc.cx.baseVal.value, disc.cy.baseVal.value]]);
+      } else {
+        const r = 9;
+        if (counts.some((b) => spot.x + r > b.x && spot.x - r < b.x + b.width && spot.y + r > b.y && spot.y - r < b.y + b.height)) wrong.push([room, seat, 'over a count']);
+      }
+    });
+  }
+  ruler.remove();
+  return wrong;
+}"""
+
 
 def load_record(driver: PageDriver, record: Path) -> None:
     page = driver.page
@@ -174,6 +216,7 @@ def test_no_label_of_a_crowded_board_is_drawn_over_another(tmp_path):
             view = driver.view()
             assert len(view["players"]) == 4
             assert sum(row[ROOMS.index("MINT")] >= 10 for row in view["rooms"]) == 4
+            assert page.evaluate(LANDINGS) == []
             if phone:
                 page.click("#players-toggle")
                 page.wait_for_selector("#board-more .panel", state="visible")

@@ -58,7 +58,7 @@ export function servantSpot(room, seatIndex, ctx) {
   const box = boxes[room];
   const roomIndex = pieces.rooms.indexOf(room);
   if (!box || roomIndex < 0) return null;
-  const present = view.rooms.map((counts, s) => [s, counts[roomIndex] + (s === seatIndex ? 1 : 0)]).filter(([, n]) => n > 0);
+  const present = view.rooms.map((counts, s) => [s, counts[roomIndex] || (s === seatIndex ? 1 : 0)]).filter(([, n]) => n > 0);
   const name = ctx.roomNames && ctx.roomNames[room];
   return chipSpots(box, present, measure, Boolean(name && name.childElementCount > 1))[seatIndex];
 }
@@ -107,7 +107,7 @@ export function drawCastle(layer, ctx) {
     if (last) {
       kid(g, "last", "rect", { x: box.x + 4, y: box.y + 4, width: box.w - 8, height: box.h - 8, rx: 5, class: "last-mark", stroke: mover.last });
     }
-    const nameNode = wrapLabel(kid(g, "name", "text", { x: box.x + box.w / 2, y: box.y + 20, class: "room-name", "text-anchor": "middle" }),
+    const nameNode = wrapLabel(kid(g, "name", "text", { x: box.x + box.w / 2, y: box.y + (box.h > 100 ? 30 : 22), class: "room-name", "text-anchor": "middle" }),
       name, box.w - 40);
     ctx.roomNames[room] = nameNode;
     const holder = majorities[room];
