@@ -117,7 +117,7 @@ export function wrapLabel(node, text, width) {
   lines.forEach((line, k) => {
     const span = document.createElementNS(NS, "tspan");
     setAttrs(span, { x, y: (lines.length === 1 ? y : y + (k - 0.5) * gap - size * 0.05).toFixed(1) });
-    span.textContent = line;
+    span.textContent = k === 0 && lines.length > 1 && !CJK.test(text) ? `${line} ` : line;   // (the text reads whole)
     node.appendChild(span);
     if (span.getComputedTextLength() > width) setAttrs(span, { textLength: width, lengthAdjust: "spacingAndGlyphs" });
   });
