@@ -88,6 +88,10 @@ def test_a_phone_shows_the_board_and_the_decision_on_one_screen(tmp_path, width,
         page.tap("#players-toggle")
         page.wait_for_selector("#board-more .panel", state="visible")
         assert page.locator("#board-more .panel").count() == 2
+        # (drawn while folded, its long names wrapped all the same)
+        found = page.evaluate(OVERLAPS, False)
+        assert not found["found"] and not found["narrowed"], found
+        assert page.locator('#board-more .legend-cards [data-card="LETTER"] tspan').count() == 2
         assert page.locator("#board-more").bounding_box()["height"] > 200
         assert page.get_attribute("#players-toggle", "aria-expanded") == "true"
         page.tap("#log-toggle")

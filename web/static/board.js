@@ -6,7 +6,9 @@
 // (board/motion.js) and hints (board/hints.js). Every target carries its notation token
 // (data-token), so nothing but a token the server offered can be chosen.
 //
-// createBoard(svg, {onChoose(entry), onSelect(room|null), meta(): /api/meta}) returns
+// createBoard(svg, {onChoose(entry), onSelect(room|null), meta(): /api/meta, foldedSvg}) returns
+// (foldedSvg: where a phone's legend and panels go, folded under the prompt; without it the
+// board keeps its wide layout)
 //   render(view, {selectedFrom, interactive})  redraws what changed;
 //   playTurn(fromView, toView, steps, speed)   a Promise: plays the steps (null: the ones
 //                                              between the two Views) at "instant" | "fast" |
@@ -61,13 +63,13 @@ export function createBoard(svg, handlers) {
 
   function draw(view, ui = {}) {
     nextGeneration();
-    const kind = media.length && media[0].matches ? "tall" : media.length && media[1].matches ? "side" : "wide";
+    const kind = !folded || !media.length ? "wide" : media[0].matches ? "tall" : media[1].matches ? "side" : "wide";
     if (kind !== layout) {
       for (const layer of Object.values(layers)) clearKids(layer);
       layout = kind;
       widths.clear();                      // (the layouts' words differ in size: style.css)
       setAttrs(svg, { "data-layout": kind });
-      const home = kind !== "wide" && folded ? folded : svg;
+      const home = kind === "wide" ? svg : folded;
       home.insertBefore(layers.panels, home === svg ? layers.anim : null);
       home.insertBefore(layers.legend, layers.panels);
     }
@@ -92,10 +94,10 @@ export function createBoard(svg, handlers) {
     drawPark(layers.park, ctx);
     drawLegend(layers.legend, ctx);
     const bottom = drawPanels(layers.panels, ctx);
-    const height = geo.folded && folded ? geo.h : Math.max(geo.h, Math.ceil(bottom));
+    const height = geo.folded ? geo.h : Math.max(geo.h, Math.ceil(bottom));
     setAttrs(svg, { viewBox: `0 0 ${geo.w} ${height}`, "aria-label": t("Board"),
       "data-layout": kind, "data-last-seat": last ? last.seat : null });
-    if (geo.folded && folded) {
+    if (geo.folded) {
       setAttrs(folded, { viewBox: `0 0 ${geo.folded.w} ${Math.ceil(bottom)}`, "aria-label": t("Players and cards") });
       // (the pieces there are in another SVG: the board's motion starts at its top edge)
       const n = view.players.length;
