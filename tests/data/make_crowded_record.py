@@ -1,8 +1,10 @@
-"""Writes tests/data/crowded-4p.rec: a 4-player game played to mid-game by a seeded policy
+"""Writes tests/data/crowded-4p.rec: a 4-player game played to round 4 by a seeded policy
 that herds every servant into a few rooms (placements and moves into the KING and the MINT,
-one in the BACKDOOR for cards, no recruiting), so rooms hold servants of several seats with two-digit counts
-and the hands hold the long-named cards. The browser test of the board's labels
-(tests/test_web_layout.py) loads it as the most crowded position the board must draw.
+one in the BACKDOOR for cards, no recruiting), so the MINT holds ten servants and more of
+each of the four seats and the hands hold cards (Madame's seal, the Letter of introduction:
+the long names). The browser test of the board's labels (tests/test_web_layout.py) loads it
+as the most crowded position the board must draw. The draws' secret is fixed, so the file
+comes out the same on every run.
 
     PYTHONPATH=. python tests/data/make_crowded_record.py
 """
