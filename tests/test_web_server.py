@@ -1241,3 +1241,21 @@ def test_the_analysis_of_a_live_uploaded_game_goes_to_its_seats_only(client):
             seen.append(message["type"])
         assert "analysis" not in seen, seen
     assert client.get(f"/api/games/{game}/analysis").status_code == 403
+
+
+@pytest.mark.parametrize("opens", [False, True])
+def test_serve_open_says_when_no_browser_could_be_opened(monkeypatch, capsys, opens):
+    """`palais serve --open` on a machine with no display (webbrowser.open returns False):
+    it says it could not open a browser and gives the address; when one opens, nothing."""
+    import webbrowser
+
+    from web.cli import open_in_browser
+    asked = []
+    monkeypatch.setattr(webbrowser, "open", lambda url: asked.append(url) or opens)
+    assert open_in_browser("http://127.0.0.1:8123/") is opens
+    assert asked == ["http://127.0.0.1:8123/"]
+    said = capsys.readouterr().err
+    if opens:
+        assert said == ""
+    else:
+        assert "could not open a browser" in said and "http://127.0.0.1:8123/" in said

@@ -212,10 +212,22 @@ def serve(host, port, open_browser, engine_texts, max_games, allow_hosts, idle_m
         click.echo(f"palais serve: games are kept in {getattr(store, 'where', config.db)}", err=True)
     if open_browser:
         import threading
-        import webbrowser
-        threading.Timer(1.0, webbrowser.open, args=(url,)).start()
+        threading.Timer(1.0, open_in_browser, args=(url,)).start()
     uvicorn.run(create_app(config, store), host=host, port=port, timeout_graceful_shutdown=3,
                 **uvicorn_options(config))
+
+
+def open_in_browser(url: str) -> bool:
+    """`--open`: the page in the user's browser; where none can be opened (no display, a
+    server reached over ssh) it says so and gives the address to open by hand."""
+    import webbrowser
+    try:
+        opened = webbrowser.open(url)
+    except webbrowser.Error:
+        opened = False
+    if not opened:
+        click.echo(f"palais serve: could not open a browser here; open {url} in one", err=True)
+    return bool(opened)
 
 
 def uvicorn_options(config) -> dict:

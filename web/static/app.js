@@ -15,6 +15,7 @@ import { preferredLanguage, setLanguage, t, translateStatic } from "./i18n.js";
 import { state, subscribe, update } from "./store.js";
 import { buildRuleOptions, buildSeatRows, listenToDialogs, openNewGameDialog, showMyGames } from "./views/dialog.js";
 import { createEnding } from "./views/ending.js";
+import { listenToFolds } from "./views/folds.js";
 import { createHints } from "./views/hints.js";
 import { createLegend } from "./views/legend.js";
 import { listenToKeys } from "./views/keys.js";
@@ -31,6 +32,7 @@ const board = createBoard($("board"), {
   onChoose: (entry) => (state.explore ? game.exploreStep(entry.token) : game.act(entry.token)),
   onSelect: (room) => game.select(room),
   meta: () => state.meta,
+  foldedSvg: $("board-more"),
 });
 game.hooks.board = board;
 const legend = createLegend({ svg: $("board"), button: $("legend-button"), link: $("how-to-play-link"), hideTip: board.hideTip });
@@ -76,7 +78,7 @@ function restoreFocus(key) {
   const [name, value] = key;
   const same = name ? document.querySelector(`#board .target[data-${name}="${CSS.escape(value)}"], #actions [data-${name}="${CSS.escape(value)}"]`) : null;
   const target = same || document.querySelector("#board .target, #actions button");
-  if (target && target !== document.activeElement) target.focus();
+  if (target && target !== document.activeElement) target.focus({ preventScroll: true });   // (never scroll the page away from the board)
 }
 
 function render(_, part = null) {
@@ -136,6 +138,7 @@ function labelForScreenReaders() {
 async function main() {
   listenToDialogs();
   listenToKeys();
+  listenToFolds();
   $("undo-button").addEventListener("click", game.undo);
   $("hint-button").addEventListener("click", game.hint);
   $("analyse-button").addEventListener("click", game.analyse);

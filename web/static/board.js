@@ -6,7 +6,9 @@
 // (board/motion.js) and hints (board/hints.js). Every target carries its notation token
 // (data-token), so nothing but a token the server offered can be chosen.
 //
-// createBoard(svg, {onChoose(entry), onSelect(room|null), meta(): /api/meta}) returns
+// createBoard(svg, {onChoose(entry), onSelect(room|null), meta(): /api/meta, foldedSvg}) returns
+// (foldedSvg: where a phone's legend and panels go, folded under the prompt; without it the
+// board keeps its wide layout)
 //   render(view, {selectedFrom, interactive})  redraws what changed;
 //   playTurn(fromView, toView, steps, speed)   a Promise: plays the steps (null: the ones
 //                                              between the two Views) at "instant" | "fast" |
@@ -27,11 +29,15 @@ import { t } from "./i18n.js";
 
 export { SEAT_COLOURS, SEAT_LETTERS, SPEEDS };
 
-export const PHONE = "(max-width: 700px)";       // the tall layout, for a phone in portrait
+// The phones' layouts (board/geometry.js): the same widths and heights as style.css's phone
+// rules; PHONE is either (the How-to-play pictures crop again when it changes).
+const PORTRAIT = "(max-width: 700px)";
+const LANDSCAPE = "(max-height: 500px) and (min-width: 701px)";
+export const PHONE = `${PORTRAIT}, ${LANDSCAPE}`;
 
 export function createBoard(svg, handlers) {
   const meta = () => (handlers.meta ? handlers.meta() : null);
-  setAttrs(svg, { role: "group", class: "board" });
+  setAttrs(svg, { role: "group", class: "board", preserveAspectRatio: "xMidYMin meet" });   // (a board narrower than its box sits at its top)
   const defs = el("defs", {}, svg);
   for (const [id, cls] of [["board-arrow", "move-arrow-head"], ["board-hint-arrow", "hint-arrow-head"]]) {
     const marker = el("marker", { id, viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto" }, defs);
@@ -44,7 +50,10 @@ export function createBoard(svg, handlers) {
   setAttrs(layers.anim, { "pointer-events": "none" });
   setAttrs(layers.hint, { class: "hint-layer layer-hint" });
   const events = bindEvents(svg);
-  const media = window.matchMedia ? window.matchMedia(PHONE) : null;
+  if (handlers.foldedSvg) bindEvents(handlers.foldedSvg);
+  const media = window.matchMedia ? [window.matchMedia(PORTRAIT), window.matchMedia(LANDSCAPE)] : [];
+  const folded = handlers.foldedSvg || null;     // where a phone's legend and panels go
+  if (folded) setAttrs(folded, { role: "group", class: "board board-folded" });
   let layout = null;
   let shown = null;             // [view, ui] last drawn
   let wanted = null;            // [view, ui] last asked for (drawn once a turn has played out)
@@ -56,10 +65,15 @@ export function createBoard(svg, handlers) {
 
   function draw(view, ui = {}) {
     nextGeneration();
-    const kind = media && media.matches ? "tall" : "wide";
+    const kind = !folded || !media.length ? "wide" : media[0].matches ? "tall" : media[1].matches ? "side" : "wide";
     if (kind !== layout) {
       for (const layer of Object.values(layers)) clearKids(layer);
       layout = kind;
+      widths.clear();                      // (the layouts' words differ in size: style.css)
+      setAttrs(svg, { "data-layout": kind });
+      const home = kind === "wide" ? svg : folded;
+      home.insertBefore(layers.panels, home === svg ? layers.anim : null);
+      home.insertBefore(layers.legend, layers.panels);
     }
     if (shown && shown[0] && (shown[0].game !== view.game || shown[0].ply !== view.ply)) hint = null;
     const geo = geometry(kind, view.n_players);
@@ -82,8 +96,16 @@ export function createBoard(svg, handlers) {
     drawPark(layers.park, ctx);
     drawLegend(layers.legend, ctx);
     const bottom = drawPanels(layers.panels, ctx);
-    setAttrs(svg, { viewBox: `0 0 ${geo.w} ${Math.max(geo.h, Math.ceil(bottom))}`, "aria-label": t("Board"),
+    const height = geo.folded ? geo.h : Math.max(geo.h, Math.ceil(bottom));
+    setAttrs(svg, { viewBox: `0 0 ${geo.w} ${height}`, "aria-label": t("Board"),
       "data-layout": kind, "data-last-seat": last ? last.seat : null });
+    if (geo.folded) {
+      setAttrs(folded, { viewBox: `0 0 ${geo.folded.w} ${Math.ceil(bottom)}`, "aria-label": t("Players and cards") });
+      // (the pieces there are in another SVG: the board's motion starts at its top edge)
+      const n = view.players.length;
+      view.players.forEach((player, k) => { ctx.centres.seats[player.seat] = { x: (geo.w * (k + 1)) / (n + 1), y: -20 }; });
+      Object.assign(ctx.centres, { cards: {}, legendCards: {}, pile: { x: geo.w / 2, y: -20 } });
+    }
     drawHint(layers.hint, hint, ctx);
     shown = [view, ui];
   }
@@ -149,8 +171,8 @@ export function createBoard(svg, handlers) {
     if (ctx) drawHint(layers.hint, hint, ctx);
   }
 
-  if (media && media.addEventListener) {
-    media.addEventListener("change", () => { if (shown && !animating) draw(...shown); });
+  for (const query of media) {
+    if (query.addEventListener) query.addEventListener("change", () => { if (shown && !animating) draw(...shown); });
   }
   return { render, playTurn, showHints, hideTip: events.hide };
 }

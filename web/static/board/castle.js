@@ -1,7 +1,7 @@
 // Drawing the castle: its nine rooms (servants per seat, the majority holder, the targets of
 // the decision at hand) and the stairways between adjacent rooms, keyed nodes updated in place.
 
-import { kid, sweep, fit, setAttrs } from "./dom.js";
+import { kid, sweep, wrapLabel } from "./dom.js";
 import { centre, roomBox, SEAT_COLOURS, SEAT_LETTERS } from "./geometry.js";
 import { pieceHelp, pieceName } from "./speech.js";
 import { stairKey } from "./state.js";
@@ -12,6 +12,55 @@ export function drawServant(parent, key, cx, cy, seatIndex, r = 9) {
   kid(parent, `${key}:c`, "circle", { cx, cy, r, fill: SEAT_COLOURS[seatIndex], class: "servant" });
   kid(parent, `${key}:t`, "text", { x: cx, y: cy + r * 0.42, class: "servant-letter", "text-anchor": "middle",
     "font-size": r * 1.2 }, SEAT_LETTERS[seatIndex]);
+}
+
+const CHIP_R = 8;                 // a servant's disc in a room
+const CHIP_GAP = 3;               // between one seat's count and the next seat's disc
+// (a count is "×12": the sign small, so four two-digit counts fit a room in two rows)
+const countWidth = (n, measure) => measure("×", "count count-times") + measure(`${n}`, "count");
+
+// Where each seat's disc goes in a room `box` for `present` ([seatIndex, count] pairs):
+// {seatIndex: {x, y}} (the disc's centre), in rows as wide as the measured counts let them
+// be, so two-digit counts of several seats never overlap. The first row runs under the
+// name (`twoLines`: a name on two lines); in a low room the second one keeps clear of the
+// stairway down at the left (stairPoint) and of the bottom-right corner, where a hint's
+// badge goes (board/hints.js).
+export function chipSpots(box, present, measure, twoLines = false) {
+  const low = box.h <= 100;
+  const rowY = low ? [box.y + (twoLines ? 46 : 45), box.y + 65] : [box.y + box.h / 2, box.y + box.h / 2 + 24];
+  const rowX = [box.x + 8, low ? box.x + 30 : box.x + 8];
+  const rowEnd = [box.x + box.w - 6, box.x + box.w - (low ? 21 : 6)];
+  const widths = present.map(([, n]) => 2 * CHIP_R + 1 + countWidth(n, measure));
+  const fits = (row, r) => row.reduce((x, k) => x + widths[k] + CHIP_GAP, rowX[r]) - CHIP_GAP <= rowEnd[r];
+  const rows = [[]];
+  present.forEach((_, k) => {
+    const row = rows[rows.length - 1];
+    const r = Math.min(rows.length - 1, 1);
+    if (row.length && !fits([...row, k], r)) rows.push([k]);
+    else row.push(k);
+  });
+  if (rows.length === 1 && low && !twoLines) rowY[0] = box.y + 50;    // one row: in the room's middle
+  const spots = {};
+  rows.forEach((row, r) => {
+    let x = rowX[Math.min(r, 1)];
+    for (const k of row) {
+      spots[present[k][0]] = { x: x + CHIP_R, y: rowY[Math.min(r, rowY.length - 1)] };
+      x += widths[k] + CHIP_GAP;
+    }
+  });
+  return spots;
+}
+
+// Where a servant of `seatIndex` lands in (or leaves) `room` as drawn now: its seat's disc
+// there, or where that disc will be once it is there, never over the counts.
+export function servantSpot(room, seatIndex, ctx) {
+  const { view, pieces, boxes, measure } = ctx;
+  const box = boxes[room];
+  const roomIndex = pieces.rooms.indexOf(room);
+  if (!box || roomIndex < 0) return null;
+  const present = view.rooms.map((counts, s) => [s, counts[roomIndex] || (s === seatIndex ? 1 : 0)]).filter(([, n]) => n > 0);
+  const name = ctx.roomNames && ctx.roomNames[room];
+  return chipSpots(box, present, measure, Boolean(name && name.childElementCount > 1))[seatIndex];
 }
 
 // Where each room is this render: {ROOM: {x, y, w, h}}.
@@ -25,6 +74,7 @@ export function drawCastle(layer, ctx) {
   const { view, pieces, targets, selectedFrom, touched, mover, boxes, handlers } = ctx;
   const majorities = view.majorities || {};
   const picking = Boolean(selectedFrom && targets.moveFrom.has(selectedFrom));
+  ctx.roomNames = {};
   for (const room of view.layout || []) {
     const box = boxes[room];
     const roomIndex = pieces.rooms.indexOf(room);
@@ -57,7 +107,9 @@ export function drawCastle(layer, ctx) {
     if (last) {
       kid(g, "last", "rect", { x: box.x + 4, y: box.y + 4, width: box.w - 8, height: box.h - 8, rx: 5, class: "last-mark", stroke: mover.last });
     }
-    fit(kid(g, "name", "text", { x: box.x + box.w / 2, y: box.y + 20, class: "room-name", "text-anchor": "middle" }, name), box.w - 40);
+    const nameNode = wrapLabel(kid(g, "name", "text", { x: box.x + box.w / 2, y: box.y + (box.h > 100 ? 30 : 22), class: "room-name", "text-anchor": "middle" }),
+      name, box.w - 40);
+    ctx.roomNames[room] = nameNode;
     const holder = majorities[room];
     if (holder > 0) {
       const mark = kid(g, "majority", "g", { class: "majority" });
@@ -65,15 +117,16 @@ export function drawCastle(layer, ctx) {
       kid(mark, "t", "text", { x: box.x + box.w - 13, y: box.y + 18, class: "majority-text", "text-anchor": "middle" }, "★");
       explain(mark, tf("Majority: seat {letter}", { letter: SEAT_LETTERS[holder - 1] }), pieceHelp("room", room));
     }
-    // Each seat present: its letter on its colour and the count; two rows when crowded.
+    // Each seat present: its letter on its colour and its count, in rows that never overlap.
     const present = view.rooms.map((counts, seatIndex) => [seatIndex, counts[roomIndex]]).filter(([, n]) => n > 0);
-    present.forEach(([seatIndex, n], k) => {
-      const perRow = present.length > 3 ? 2 : 3;
-      const chipX = box.x + 8 + (k % perRow) * 42;
-      const chipY = present.length > 3 ? box.y + 40 + Math.floor(k / perRow) * 21 : box.y + 50;
-      drawServant(g, `chip${seatIndex}`, chipX + 9, chipY, seatIndex);
-      kid(g, `chip${seatIndex}:n`, "text", { x: chipX + 21, y: chipY + 5, class: "count" }, `×${n}`);
-    });
+    const spots = chipSpots(box, present, ctx.measure, nameNode.childElementCount > 1);
+    for (const [seatIndex, n] of present) {
+      const spot = spots[seatIndex];
+      drawServant(g, `chip${seatIndex}`, spot.x, spot.y, seatIndex, CHIP_R);
+      const count = kid(g, `chip${seatIndex}:n`, "text", { x: spot.x + CHIP_R + 1, y: spot.y + 4.5, class: "count" });
+      kid(count, "times", "tspan", { class: "count-times" }, "×");
+      kid(count, "n", "tspan", null, `${n}`);
+    }
     sweep(g);
   }
   sweep(layer);

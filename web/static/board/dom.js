@@ -89,3 +89,54 @@ export function fit(node, width) {
   }
   return node;
 }
+
+// Sets `text` into a label `width` user units wide: one line when it fits; else two lines
+// (split between words, or in the middle of a text without spaces, Chinese say) in a font
+// a tenth smaller, centred on the one line's place; a line still too long is narrowed (the
+// least a long translation needs), never squeezed to a sliver of its size. The node is
+// made without text (kid(..., null)): this sets it, and only when text, width or place changed.
+export const WRAP_SCALE = 0.9;
+
+export function wrapLabel(node, text, width) {
+  const key = `${text}|${width}|${node.getAttribute("x")}|${node.getAttribute("y")}|${node.getAttribute("class")}`;
+  if (node.__wrap === key) return node;
+  node.__wrap = key;
+  for (const name of ["textLength", "lengthAdjust"]) node.removeAttribute(name);
+  node.style.fontSize = "";
+  node.textContent = text;
+  if (!node.getComputedTextLength || node.getComputedTextLength() <= width) return node;
+  const size = parseFloat(getComputedStyle(node).fontSize) * WRAP_SCALE;
+  node.style.fontSize = `${size}px`;
+  const widthOf = (line) => { node.textContent = line; return node.getComputedTextLength(); };
+  const lines = splitInTwo(text, widthOf);
+  if (lines.length === 1) node.style.fontSize = "";        // one long word: narrowed at its size
+  node.textContent = "";
+  const x = node.getAttribute("x");
+  const y = Number(node.getAttribute("y"));
+  const gap = size * 1.08;
+  lines.forEach((line, k) => {
+    const span = document.createElementNS(NS, "tspan");
+    setAttrs(span, { x, y: (lines.length === 1 ? y : y + (k - 0.5) * gap - size * 0.05).toFixed(1) });
+    span.textContent = k === 0 && lines.length > 1 && !CJK.test(text) ? `${line} ` : line;   // (the text reads whole)
+    node.appendChild(span);
+    if (span.getComputedTextLength() > width) setAttrs(span, { textLength: width, lengthAdjust: "spacingAndGlyphs" });
+  });
+  return node;
+}
+
+// The two lines of `text` whose longer one is the shortest (widthOf measures a line): cut
+// between words, or anywhere in a Chinese text; a single word stays whole (one line).
+const CJK = /[\u3000-\u9fff\uff00-\uffef]/;
+
+function splitInTwo(text, widthOf) {
+  const words = text.split(" ");
+  let cuts = words.slice(1).map((_, k) => [words.slice(0, k + 1).join(" "), words.slice(k + 1).join(" ")]);
+  if (CJK.test(text)) cuts = [...text].slice(1).map((_, k) => [[...text].slice(0, k + 1).join(""), [...text].slice(k + 1).join("")]);
+  if (!cuts.length) return [text];
+  let best = null;
+  for (const cut of cuts) {
+    const longest = Math.max(widthOf(cut[0]), widthOf(cut[1]));
+    if (!best || longest < best[0]) best = [longest, cut];
+  }
+  return best[1];
+}

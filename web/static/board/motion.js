@@ -6,9 +6,12 @@
 
 import { el } from "./dom.js";
 import { centre, SEAT_COLOURS, SEAT_LETTERS } from "./geometry.js";
-import { stairPoint } from "./castle.js";
+import { servantSpot, stairPoint } from "./castle.js";
 import { placeOf } from "./state.js";
 import { pieceName } from "./speech.js";
+
+const GHOST_R = 14;          // a moving servant's disc, shrinking to a room's disc as it lands
+const LANDED_R = 9;
 
 // Milliseconds per step.
 export const SPEEDS = { instant: 0, fast: 200, normal: 450, slow: 950 };
@@ -27,11 +30,14 @@ function pathOf(step, ctx) {
   const { boxes, centres } = ctx;
   const seat = centres.seats[step.seat] || { x: ctx.geo.w / 2, y: 0 };
   const place = placeOf(step);
+  // (a servant goes from its seat's disc in a room to its seat's disc in the next, so it
+  // never comes to rest over a room's counts)
+  const inRoom = (room) => servantSpot(room, step.seat - 1, ctx) || centre(boxes[room]);
   if (place && place.from && boxes[place.from] && boxes[place.to]) {
     const p = stairPoint(boxes[place.from], boxes[place.to]);
-    return { shape: "servant", points: [centre(boxes[place.from]), { x: p.x, y: p.y }, centre(boxes[place.to])] };
+    return { shape: "servant", points: [inRoom(place.from), { x: p.x, y: p.y }, inRoom(place.to)], shrink: LANDED_R / GHOST_R };
   }
-  if (place && place.room && boxes[place.room]) return { shape: "servant", points: [seat, centre(boxes[place.room])] };
+  if (place && place.room && boxes[place.room]) return { shape: "servant", points: [seat, inRoom(place.room)], shrink: LANDED_R / GHOST_R };
   if (place && place.square && centres.squares[place.square]) return { shape: "servant", points: [seat, centres.squares[place.square]] };
   if (place && place.card) {
     const to = centres.legendCards[place.card] || centre(boxes[Object.keys(boxes)[4]] || { x: 200, y: 120, w: 0, h: 0 });
@@ -44,19 +50,21 @@ function pathOf(step, ctx) {
 }
 
 function ghostOf(layer, path, seat) {
-  const g = el("g", { class: `anim-ghost anim-${path.shape}` }, layer);
+  const ghost = el("g", { class: `anim-ghost anim-${path.shape}` }, layer);
+  const g = el("g", { class: "anim-body" }, ghost);         // (what shrinks as it lands)
   if (path.shape === "servant") {
-    el("circle", { cx: 0, cy: 0, r: 14, fill: SEAT_COLOURS[seat - 1] || "#555", class: "servant anim-servant" }, g);
+    el("circle", { cx: 0, cy: 0, r: GHOST_R, fill: SEAT_COLOURS[seat - 1] || "#555", class: "servant anim-servant" }, g);
     el("text", { x: 0, y: 5.8, class: "servant-letter", "text-anchor": "middle", "font-size": 16 }, g, SEAT_LETTERS[seat - 1] || "");
   } else {
     el("rect", { x: -34, y: -11, width: 68, height: 22, rx: 3, class: "card-box anim-card-box", stroke: SEAT_COLOURS[seat - 1] || null }, g);
     el("text", { x: 0, y: 4, class: "card-text", "text-anchor": "middle" }, g, path.label);
   }
-  return g;
+  return ghost;
 }
 
-// Moves `ghost` along `points` in `ms`, fading to `fade` at the end: {finished, finish()}.
-function fly(ghost, points, ms, fade) {
+// Moves `ghost` along `points` in `ms`, fading to `fade` and shrinking to `shrink` of its
+// size at the end: {finished, finish()}.
+function fly(ghost, points, ms, fade, shrink = 1) {
   const lengths = points.slice(1).map((p, k) => Math.hypot(p.x - points[k].x, p.y - points[k].y));
   const total = lengths.reduce((a, b) => a + b, 0) || 1;
   const place = (f) => {
@@ -67,6 +75,7 @@ function fly(ghost, points, ms, fade) {
     const b = points[k + 1] || a;
     const u = lengths[k] ? Math.min(1, left / lengths[k]) : 1;
     ghost.setAttribute("transform", `translate(${(a.x + (b.x - a.x) * u).toFixed(1)} ${(a.y + (b.y - a.y) * u).toFixed(1)})`);
+    if (shrink !== 1) ghost.firstChild.setAttribute("transform", `scale(${(1 - (1 - shrink) * f).toFixed(3)})`);
     ghost.setAttribute("opacity", (1 - (1 - fade) * f).toFixed(2));
   };
   let stop = null;
@@ -97,7 +106,7 @@ export async function playSteps(layer, steps, ctx, ms, running, cancelled, onSte
     if (!path) continue;
     const done = onStep(step);
     const ghost = ghostOf(layer, path, step.seat);
-    const flight = fly(ghost, path.points, ms, path.shape === "card" ? 0.2 : 1);
+    const flight = fly(ghost, path.points, ms, path.shape === "card" ? 0.2 : 1, path.shrink || 1);
     running.add(flight);
     await flight.finished;
     running.delete(flight);

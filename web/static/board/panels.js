@@ -2,7 +2,7 @@
 // hand's cards, the page's own ones as targets) and the legend under the park (the draw
 // pile and discard sizes, every card and privilege with its effect).
 
-import { kid, sweep, fit } from "./dom.js";
+import { kid, setText, sweep, fit, wrapLabel } from "./dom.js";
 import { SEAT_COLOURS } from "./geometry.js";
 import { drawServant } from "./castle.js";
 import { cardCount, nobleText, pieceHelp, pieceName, privilegeText, seatName } from "./speech.js";
@@ -20,7 +20,9 @@ function chips(g, items, { x, y, maxX, h, row, minW, measure, cls, at = null, fi
     const chip = kid(g, item.key, "g", { class: classes(cls, item.cls, item.target && "target"), ...(item.data || {}) });
     setTarget(chip, item.target || null);
     kid(chip, "box", "rect", { x: cx, y: cy, width: w, height: h, rx: 3, class: `${cls}-box`, stroke: item.stroke || null });
-    fit(kid(chip, "text", "text", { x: cx + w / 2, y: cy + h / 2 + 4, class: `${cls}-text`, "text-anchor": "middle" }, item.label), w - 10);
+    const text = kid(chip, "text", "text", { x: cx + w / 2, y: cy + h / 2 + 4, class: `${cls}-text`, "text-anchor": "middle" });
+    if (h >= 22) wrapLabel(text, item.label, w - 8);          // room for two lines: a long name wraps
+    else fit(setText(text, item.label), w - 10);
     explain(chip, item.name, item.help);
     sweep(chip);
     if (at) at[item.id] = { x: cx, y: cy, w, h };
@@ -110,7 +112,7 @@ export function drawLegend(layer, ctx) {
     `${tf("Draw pile: {n}", { n: view.draw_pile })} · ${tf("Discard: {n}", { n: view.discard })}`);
   centres.pile = { x: L.x + 40, y: L.y + 6 };
   const common = { maxX: L.x + L.w, measure, h: L.chipH, row: L.chipH + 4, minW: 30, fixedW: L.chipW };
-  const labelW = geo.kind === "tall" ? 0 : 64;
+  const labelW = geo.folded ? 0 : 64;
   let y = L.y + 18;
   const cards = pieces.cards.map((card) => ({
     key: `card:${card}`, id: card, label: pieceName("card", card), name: pieceName("card", card), help: pieceHelp("card", card),

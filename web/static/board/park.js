@@ -1,7 +1,7 @@
 // Drawing the park: 36 squares, each with its noble (VP, privilege, cost) and the servant
 // that recruited it; the squares a recruitment may take are targets.
 
-import { kid, sweep, fit } from "./dom.js";
+import { kid, sweep, wrapLabel } from "./dom.js";
 import { squareBox, SEAT_LETTERS } from "./geometry.js";
 import { drawServant } from "./castle.js";
 import { nobleText, pieceHelp, privilegeText } from "./speech.js";
@@ -41,11 +41,11 @@ export function drawPark(layer, ctx) {
     const tile = place.tile;
     if (tile) {
       kid(g, "vp", "text", { x: box.x + c - 5, y: box.y + 16, class: "vp", "text-anchor": "end" }, `${tile.vp}`);
-      kid(g, "vp-label", "text", { x: box.x + c - 5, y: box.y + 25, class: "vp-label", "text-anchor": "end" }, t("VP"));
+      kid(g, "vp-label", "text", { x: box.x + c - 5, y: box.y + 27, class: "vp-label", "text-anchor": "end" }, t("VP"));
       if (tile.privilege && tile.privilege !== "NONE") {
         const mark = kid(g, "privilege", "g", { class: "privilege-mark", "data-privilege": tile.privilege });
-        fit(kid(mark, "text", "text", { x: box.x + c / 2, y: box.y + 38, class: "privilege", "text-anchor": "middle" },
-          privilegeText(tile)), c - 8);
+        wrapLabel(kid(mark, "text", "text", { x: box.x + c / 2, y: box.y + c * 0.6, class: "privilege", "text-anchor": "middle" }),
+          privilegeText(tile), c - 8);
         explain(mark, privilegeText(tile), pieceHelp("privilege", tile.privilege));
       }
       drawCost(g, box.x + 5, box.y + c - 16, tile);

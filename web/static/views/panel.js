@@ -65,17 +65,20 @@ function drawActions(view, state) {
   if (state.explore) view = state.explore.view;         // the analysis board's line goes on
   else if (state.review) return;
   const choose = state.explore ? exploreStep : act;
-  const add = (label, token, primary = false) => {
+  const add = (label, token, primary = false, cls = null) => {
     const button = document.createElement("button");
     button.type = "button";
     button.textContent = label;
     button.dataset.token = token;
     if (primary) button.classList.add("primary");
+    if (cls) button.classList.add(cls);
     button.addEventListener("click", () => choose(token));
     box.appendChild(button);
   };
   for (const entry of view.legal) {
-    if (entry.kind === "gate") add(tf("{n} to the GATE", { n: entry.count }), entry.token);
+    // (a phone folds the hand away with the panels: its cards are buttons here too)
+    if (entry.kind === "play") add(tf("Play {card}", { card: pieceName("card", entry.card) }), entry.token, false, "phone-only");
+    else if (entry.kind === "gate") add(tf("{n} to the GATE", { n: entry.count }), entry.token);
     else if (entry.kind in BUTTON_TEXT) add(t(BUTTON_TEXT[entry.kind]), entry.token, entry.kind !== "decline");
     else if (entry.kind === "end") {
       add(view.stage === "MOVES" ? t("End the moves") : view.stage === "RECRUIT" ? t("End recruiting") : t("End"), entry.token, true);
