@@ -6,7 +6,7 @@ cluster made for the run in a temporary folder as tests/postgres_cluster.py make
 SQLite file), makes GAMES games of two people through the first, opens WATCHERS spectator
 WebSockets spread evenly over the games and the processes, then plays ACTIONS actions in all
 (each game's actions one after another, the games at once, each action sent to the
-processes in turn), and measures, for every watcher and every action, the time from the
+processes in turn; the watchers in a process of their own), and measures, for every watcher and every action, the time from the
 action's request to that watcher's view of it. A 409 (the game moved on) is looked at
 again and sent anew; anything else is an error.
 
@@ -135,7 +135,32 @@ def play(urls: list, game: str, keys: dict, actions: int, sent: dict, errors: li
         done += 1
 
 
-async def run(args, db: str) -> None:
+def watchers_process(urls: list, games: list, count: int, conn) -> None:
+    """The watchers, in a process of their own (their clock is the machine's monotonic one,
+    so their times compare with the actors'): ready once each socket had its first view,
+    then at "stop" the times each saw each ply."""
+    async def body():
+        stop, errors, seen, tasks, readies = asyncio.Event(), [], [], [], []
+        for w in range(count):
+            g = w % len(games)
+            ready, times = asyncio.Event(), {}
+            seen.append((g, times))
+            readies.append(ready)
+            tasks.append(asyncio.create_task(watch(urls[(w // len(games)) % len(urls)], games[g],
+                                                   times, ready, stop, errors)))
+        for ready in readies:
+            await ready.wait()
+        await asyncio.sleep(1.0)                    # every socket has had its first view
+        conn.send("ready")
+        await asyncio.get_running_loop().run_in_executor(None, conn.recv)
+        stop.set()
+        await asyncio.gather(*tasks)
+        conn.send({"seen": [(g, list(times.items())) for g, times in seen], "errors": errors})
+    asyncio.run(body())
+
+
+def run(args, db: str) -> None:
+    import multiprocessing
     ports = [free_port() for _ in range(args.processes)]
     servers = [start_server(db, port, max(args.games + 8, 16)) for port in ports]
     urls = [f"http://127.0.0.1:{port}" for port in ports]
@@ -145,19 +170,12 @@ async def run(args, db: str) -> None:
         for i in range(args.games):
             made = http("POST", f"{urls[0]}/api/games", {"players": HUMANS, "seed": 1000 + i, "budget_ms": 50})
             games.append((made["game"], {s["seat"]: s["key"] for s in made["seats"] if s["key"]}))
-        stop = asyncio.Event()
-        seen = []                                   # (game index, {ply: time})
-        tasks, readies = [], []
-        for w in range(args.watchers):
-            g = w % args.games
-            ready, times = asyncio.Event(), {}
-            seen.append((g, times))
-            readies.append(ready)
-            tasks.append(asyncio.create_task(watch(urls[(w // args.games) % len(urls)], games[g][0],
-                                                   times, ready, stop, errors)))
-        for ready in readies:
-            await ready.wait()
-        await asyncio.sleep(1.0)                    # every socket has had its first view
+        here, there = multiprocessing.Pipe()
+        watching = multiprocessing.get_context("spawn").Process(
+            target=watchers_process, args=(urls, [g for g, _ in games], args.watchers, there))
+        watching.start()
+        if here.recv() != "ready":
+            raise SystemExit("the watchers did not start")
         sent = [dict() for _ in games]
         per_game = [args.actions // args.games + (1 if i < args.actions % args.games else 0)
                     for i in range(args.games)]
@@ -166,14 +184,17 @@ async def run(args, db: str) -> None:
                    for i, ((game, keys), n) in enumerate(zip(games, per_game))]
         for thread in threads:
             thread.start()
-        while any(thread.is_alive() for thread in threads):
-            await asyncio.sleep(0.1)
+        for thread in threads:
+            thread.join()
         elapsed = time.monotonic() - started
-        await asyncio.sleep(2.0)                    # the last views on their way
-        stop.set()
-        await asyncio.gather(*tasks)
+        time.sleep(2.0)                             # the last views on their way
+        here.send("stop")
+        result = here.recv()
+        watching.join(30)
+        errors += result["errors"]
         delays, missed = [], 0
-        for g, times in seen:
+        for g, times in result["seen"]:
+            times = dict(times)
             for ply, t0 in sent[g].items():
                 if ply in times:
                     delays.append((times[ply] - t0) * 1000)
@@ -210,7 +231,7 @@ def main() -> None:
     with database(args.db) as db:
         if not db.startswith("postgres") and os.path.exists(db):
             os.remove(db)
-        asyncio.run(run(args, db))
+        run(args, db)
 
 
 if __name__ == "__main__":
