@@ -124,6 +124,22 @@ class PlayGame:
         if self.state.is_terminal() or self.state.to_move != seat:
             self._undo.clear()                  # the turn is over: it stands
 
+    def extend(self, actions) -> None:
+        """Go on with `actions` as they were played elsewhere (another server process, from
+        the store): decisions and card draws alike, take-backs kept as play() and
+        draw_cards() keep them, the draw stream moved past the draws. A PalaisError if one
+        is not legal."""
+        for action in actions:
+            if self.state.is_chance():
+                if action not in self.state.legal_actions():
+                    raise PalaisError(f"'{action_to_token(action)}' is not a card this draw can give")
+                self._record(action, self.state.to_move)
+                self._undo.clear()
+            else:
+                self.play(action)
+        if actions:
+            self.chance = ChanceStream(self.secret, self.seed, drawn=draws_made(self.actions))
+
     def _record(self, action: int, drawer) -> None:
         self.state.apply(action)
         self.actions.append(action)

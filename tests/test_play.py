@@ -11,6 +11,7 @@ import sys
 import pytest
 from click.testing import CliRunner
 
+from engine.chance import ChanceStream
 from engine.constants import A_DRAW, A_RECRUIT, ROOMS, S_RECRUIT
 from engine.determinize import weighted_pick
 from engine.errors import PalaisError
@@ -71,6 +72,30 @@ def test_take_back_restores_the_turn_in_progress_but_not_a_draw():
     while game.state.to_move == seat:
         game.play(game.state.legal_actions()[0])
     assert not game.can_take_back()
+
+
+def test_a_game_goes_on_with_the_actions_played_elsewhere():
+    """extend(): the actions another server process stored (decisions and draws), played on
+    from where this copy stands, give the same game as playing them here: the position, the
+    take-backs of the turn in progress, and the draws still to come."""
+    rng = Rng(11)
+    there = PlayGame.new(3, seed=9, names=["a", "b", "c"])
+    here = PlayGame.from_record(there.record(), there.start_state())
+    here.secret, here.chance = there.secret, ChanceStream(there.secret, there.seed)
+    for cut in (5, 40, 77):
+        while len(there.actions) < cut:
+            there.draw_cards()
+            legal = there.state.legal_actions()
+            there.play(legal[rng.below(len(legal))])
+        here.extend(there.actions[len(here.actions):])
+        assert position_to_string(here.state) == position_to_string(there.state)
+        assert here.can_take_back() == there.can_take_back() and here.drawers == there.drawers
+        assert [n for _, n in here.memento()[2]] == [n for _, n in there.memento()[2]]
+    there.draw_cards()
+    here.draw_cards()
+    assert here.actions == there.actions                  # the same draws still to come
+    with pytest.raises(PalaisError):
+        here.extend([here.state.legal_actions()[0] + 10_000])
 
 
 def test_a_saved_game_loads_back_to_the_same_position(tmp_path):

@@ -209,10 +209,12 @@ def test_two_servers_over_one_postgres_database_share_a_game(postgres_server):
         game = new_game(first)["game"]
         with watch(second, game, 2) as ws:                        # watching on the second server
             assert ws.receive_json()["view"]["ply"] == 0
+            copy = second_store.peek(game).game
             played = act(first, game, 1)                          # acting on the first
             while (message := ws.receive_json())["type"] != "view" or message["view"]["ply"] < 1:
                 pass
             assert message["view"]["to_move"] == played["to_move"] and message["view"]["ply"] == played["ply"]
+            assert second_store.peek(game).game is copy            # went on with the new actions only
         second_store._closing.set()                               # the second hears nothing more
         second_store._listener.join()
         mover = played["to_move"]

@@ -368,12 +368,15 @@ class GameSession:
                 self._changed(start_engine=False)
             return self.view(seat)
 
-    def reload(self, game, settings: dict, kinds: list, resigned: set, rematch, stored_version: int) -> None:
+    def reload(self, build, actions: list, settings: dict, kinds: list, resigned: set, rematch,
+               stored_version: int) -> None:
         """Bring this live game up to the one another server process stored (web/sql_store.py's
         refresh): its PlayGame, settings and resignations, the seat a resignation gave to the
         built-in player; then the watchers are shown it, and an engine whose turn it now is
         thinks (its decision is stored once: the store's version check refuses a second).
-        An engine searching here for the game as it was has its decision dropped."""
+        An engine searching here for the game as it was has its decision dropped. When the
+        stored `actions` go on from this game's (the usual case), only the new ones are
+        played; else the game is made anew by `build()`."""
         with self.lock:
             if self.closed or stored_version == self.stored_version:
                 return                             # (this process's own change, stored meanwhile)
@@ -383,7 +386,13 @@ class GameSession:
                 if self.seats[q] is None:
                     self.seats[q] = KeptSeat(SeatSpec(RESIGNED_PLAYER), self.limits, self.seed * 10 + q,
                                              self.engine_restarts, self.open_seat)
-            self.game = game
+            played = self.game.actions
+            try:
+                if actions[:len(played)] != played or settings.get("stood_at", 0) != self.settings.get("stood_at", 0):
+                    raise PalaisError("not a continuation")
+                self.game.extend(actions[len(played):])
+            except PalaisError:
+                self.game = build()
             self.settings = dict(settings)
             self.kinds = list(kinds)
             self.levels = list(self.settings.get("levels") or [None] * len(self.kinds))

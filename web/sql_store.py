@@ -200,12 +200,15 @@ class SqlStore(MemoryStore):
         settings_text, deal, layout, secret, actions, _owner, rematch, version = row
         if version == session.stored_version:
             return
-        settings = json.loads(settings_text)
+        settings, actions = json.loads(settings_text), json.loads(actions)
         names = [name for _, _, name, _ in seats]
-        game = self._game(settings, names, json.loads(deal), json.loads(layout), json.loads(actions), secret)
-        game.rebuild_take_backs(settings.get("stood_at", 0))
-        session.reload(game, settings, [kind for _, kind, _, _ in seats], set(settings.get("resigned", [])),
-                       rematch, version)
+
+        def build():
+            game = self._game(settings, names, json.loads(deal), json.loads(layout), actions, secret)
+            game.rebuild_take_backs(settings.get("stood_at", 0))
+            return game
+        session.reload(build, actions, settings, [kind for _, kind, _, _ in seats],
+                       set(settings.get("resigned", [])), rematch, version)
 
     def _drop(self, game_id: str) -> None:
         with self._lock:
