@@ -1,10 +1,11 @@
 // The page's entry: it makes the board and the views, subscribes them to the store, wires
 // the header's buttons to the controller, and starts (the server's offer, the language,
 // the game the address names or the new-game dialog). The modules:
-//   store.js (the state, update, subscribers)   game.js (the controller: server and socket)
+//   store.js (the state, update, subscribers; one redraw a frame)   game.js (the controller: server and socket)
 //   socket.js (the game's live updates)         saved.js (the games this browser holds)
 //   views/*.js (panel, log, hints, review, ending, dialog, keys, legend), each redrawing what changed;
 //   views/standing.js says where the page stands (the connection, a spectator, a bad link);
+//   views/announce.js says each turn's steps once to a screen reader (a live region);
 //   board.js and chart.js only draw.
 
 import { api } from "./api.js";
@@ -22,6 +23,7 @@ import { listenToKeys } from "./views/keys.js";
 import { createLog } from "./views/log.js";
 import { createPanel, drawPassScreen } from "./views/panel.js";
 import { createReview } from "./views/review.js";
+import { createAnnouncer } from "./views/announce.js";
 import { createStanding } from "./views/standing.js";
 import { bounded, listenToSpeed, speed } from "./views/speed.js";
 import { drawWords, notationShown, showNotation } from "./views/words.js";
@@ -57,6 +59,7 @@ const log = createLog($("log"), { drawTurn: (entry, view) => drawWords(entry.ste
 const hints = createHints($("hints"), $("hint-list"), { board, drawLine: (h) => drawWords(h.steps, h.turn, state.view) });
 const review = createReview();
 const ending = createEnding({ onRematch: game.rematch, onLobby: game.backToLobby });
+const announcer = createAnnouncer($("announce"));
 const standing = createStanding({ watch: game.watchAsSpectator, myGames: showMyGames, newGame: openNewGameDialog });
 
 let renderCount = 0;
@@ -74,12 +77,18 @@ function focusKey() {
 }
 
 function restoreFocus(key) {
-  if (!key) return;
+  if (!key) return true;
   const [name, value] = key;
   const same = name ? document.querySelector(`#board .target[data-${name}="${CSS.escape(value)}"], #actions [data-${name}="${CSS.escape(value)}"]`) : null;
   const target = same || document.querySelector("#board .target, #actions button");
   if (target && target !== document.activeElement) target.focus({ preventScroll: true });   // (never scroll the page away from the board)
+  return Boolean(target);
 }
+
+// A focus with nowhere to go (the others' turn: no target on the board) waits for the next
+// decision, so a keyboard's player finds it where they were when their turn comes back.
+let carriedFocus = null;
+const focusLost = () => !document.activeElement || document.activeElement === document.body;
 
 function render(_, part = null) {
   if (part === "standing") return standing.render(state);
@@ -96,14 +105,15 @@ function render(_, part = null) {
   if (!view) return;
   const shown = state.explore ? state.explore.view : state.review ? state.review.view : view;
   const waiting = Boolean(state.waitingForSeat);
-  const focused = focusKey();
+  const focused = focusKey() || (focusLost() ? carriedFocus : null);
   board.render(shown, { selectedFrom: state.selectedFrom, interactive: Boolean(state.explore) || (!state.review && !waiting) });
   panel.render(state);
   log.render(state);
   hints.render(state);
   review.render(state);
   ending.render(state);
-  if (!waiting) restoreFocus(focused);
+  announcer.render(state);
+  if (!waiting) carriedFocus = restoreFocus(focused) ? null : focused;
 }
 
 subscribe(render);

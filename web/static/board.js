@@ -14,7 +14,9 @@
 //                                              between the two Views) at "instant" | "fast" |
 //                                              "normal" | "slow"; renders wait for its end;
 //   showHints(hint)                            a hint line ({steps} or {actions}), a list of
-//                                              steps, or null to clear.
+//                                              steps, or null to clear;
+//   destroy()                                  takes the board down: its listeners, its
+//                                              nodes and its popup go, a turn playing stops.
 
 import { clearKids, el, kid, nextGeneration, setAttrs } from "./board/dom.js";
 import { geometry, SEAT_COLOURS, SEAT_LETTERS } from "./board/geometry.js";
@@ -50,7 +52,7 @@ export function createBoard(svg, handlers) {
   setAttrs(layers.anim, { "pointer-events": "none" });
   setAttrs(layers.hint, { class: "hint-layer layer-hint" });
   const events = bindEvents(svg);
-  if (handlers.foldedSvg) bindEvents(handlers.foldedSvg);
+  const foldedEvents = handlers.foldedSvg ? bindEvents(handlers.foldedSvg) : null;
   const media = window.matchMedia ? [window.matchMedia(PORTRAIT), window.matchMedia(LANDSCAPE)] : [];
   const folded = handlers.foldedSvg || null;     // where a phone's legend and panels go
   if (folded) setAttrs(folded, { role: "group", class: "board board-folded" });
@@ -171,8 +173,30 @@ export function createBoard(svg, handlers) {
     if (ctx) drawHint(layers.hint, hint, ctx);
   }
 
-  for (const query of media) {
-    if (query.addEventListener) query.addEventListener("change", () => { if (shown && !animating) draw(...shown); });
+  const relayout = () => { if (shown && !animating) draw(...shown); };
+  for (const query of media) if (query.addEventListener) query.addEventListener("change", relayout);
+
+  let destroyed = false;
+  function destroy() {
+    if (destroyed) return;
+    destroyed = true;
+    turnId += 1;                                   // (a turn playing stops between steps)
+    for (const flight of running) flight.finish();
+    for (const query of media) if (query.removeEventListener) query.removeEventListener("change", relayout);
+    events.destroy();
+    if (foldedEvents) foldedEvents.destroy();
+    for (const node of [defs, ruler, ...Object.values(layers)]) if (node) node.remove();
+    for (const home of [svg, folded]) {
+      if (!home) continue;
+      home.classList.remove("animating");
+      for (const name of ["role", "class", "viewBox", "aria-label", "data-layout", "data-last-seat", "preserveAspectRatio"]) {
+        home.removeAttribute(name);
+      }
+    }
+    shown = wanted = ctx = hint = null;
   }
-  return { render, playTurn, showHints, hideTip: events.hide };
+
+  // (a board taken down draws nothing more)
+  const alive = (fn) => (...args) => (destroyed ? undefined : fn(...args));
+  return { render: alive(render), playTurn: (...args) => (destroyed ? Promise.resolve() : playTurn(...args)), showHints: alive(showHints), hideTip: events.hide, destroy };
 }
