@@ -10,7 +10,6 @@
 
 import { api } from "./api.js";
 import { createBoard } from "./board.js";
-import { stepsBetween } from "./board/state.js";
 import * as game from "./game.js";
 import { preferredLanguage, setLanguage, t, translateStatic } from "./i18n.js";
 import { state, subscribe, update } from "./store.js";
@@ -41,17 +40,20 @@ const legend = createLegend({ svg: $("board"), button: $("legend-button"), link:
 game.hooks.openNewGameDialog = openNewGameDialog;
 
 // A view that follows the shown one by the other seats' actions: the board plays them out
-// first, at the page's speed ("instant" plays nothing). The page's own answers come here
+// first, at the page's speed ("instant" plays nothing), from the difference between the
+// state it drew and the new one (board.advance). The page's own answers come here
 // too (an engine may have played before the answer came back): its own steps are not
-// played again. What was played is kept for the tests (palaisPage.played).
+// played again. The analysis board is left as it is (the live view is drawn on leaving it).
+// What was played is kept for the tests (palaisPage.played).
 const STEP_BOUND_MS = 2500;          // the most a step may take before the page goes on
 let played = [];
 game.hooks.beforeShow = (shown, view) => {
-  if (view.ply <= shown.ply) return null;
-  const steps = stepsBetween(shown, view);
+  if (view.ply <= shown.ply || state.explore) return null;
+  const from = board.drawn() || shown;                 // (read before advance draws anew)
+  const { steps, finished } = board.advance(view, speed());
   if (!steps.length) return null;
-  played = [...played.slice(-19), { from: shown.ply, to: view.ply, speed: speed(), tokens: steps.map((step) => step.token) }];
-  return bounded(board.playTurn(shown, view, steps, speed()), 1000 + STEP_BOUND_MS * steps.length);
+  played = [...played.slice(-19), { from: from.ply, to: view.ply, speed: speed(), tokens: steps.map((step) => step.token) }];
+  return bounded(finished, 1000 + STEP_BOUND_MS * steps.length);
 };
 
 const panel = createPanel();
@@ -106,7 +108,7 @@ function render(_, part = null) {
   const shown = state.explore ? state.explore.view : state.review ? state.review.view : view;
   const waiting = Boolean(state.waitingForSeat);
   const focused = focusKey() || (focusLost() ? carriedFocus : null);
-  board.render(shown, { selectedFrom: state.selectedFrom, interactive: Boolean(state.explore) || (!state.review && !waiting) });
+  board.render(shown, { selectedFrom: state.selectedFrom, interactive: Boolean(state.explore) || (!state.review && !waiting), live: shown === view });
   panel.render(state);
   log.render(state);
   hints.render(state);

@@ -9,7 +9,14 @@
 // createBoard(svg, {onChoose(entry), onSelect(room|null), meta(): /api/meta, foldedSvg}) returns
 // (foldedSvg: where a phone's legend and panels go, folded under the prompt; without it the
 // board keeps its wide layout)
-//   render(view, {selectedFrom, interactive})  redraws what changed;
+//   render(view, {selectedFrom, interactive, live})  redraws what changed (live: false, a
+//                                              review's or an analysis board's View);
+//   drawn()                                    the View last drawn;
+//   advance(view, speed)                       the board's own motion: the steps between the
+//                                              View it drew last and `view` (the other seats',
+//                                              board/state.js's stepsBetween), played at
+//                                              `speed`, then `view` drawn: {steps, finished}
+//                                              (a Promise);
 //   playTurn(fromView, toView, steps, speed)   a Promise: plays the steps (null: the ones
 //                                              between the two Views) at "instant" | "fast" |
 //                                              "normal" | "slow"; renders wait for its end;
@@ -62,6 +69,7 @@ export function createBoard(svg, handlers) {
   let ctx = null;
   let hint = null;
   let animating = false;
+  let playingTo = null;         // the View a turn playing out ends on
   let turnId = 0;
   const running = new Set();
 
@@ -141,6 +149,7 @@ export function createBoard(svg, handlers) {
     for (const flight of running) flight.finish();
     if (!ms || !list.length || !fromView) return;
     animating = true;
+    playingTo = toView;
     svg.classList.add("animating");
     draw(fromView, { interactive: false });
     try {
@@ -148,11 +157,24 @@ export function createBoard(svg, handlers) {
     } finally {
       if (id === turnId) {
         animating = false;
+        playingTo = null;
         svg.classList.remove("animating");
         const [view, ui] = wanted && wanted[0].version >= toView.version ? wanted : [toView, {}];
         draw(view, ui);
       }
     }
+  }
+
+  // A new state of the same game and seat, further on than the one drawn: what changed
+  // between the two is played out, then the new state drawn (as chessground animates from
+  // the difference between the pieces it drew and the new ones).
+  function advance(view, speed = "normal") {
+    // (a turn still playing counts as drawn; never from a review's or an analysis board's state)
+    const from = animating && playingTo ? playingTo : shown && shown[1].live !== false && shown[0];
+    const further = from && from.game === view.game && from.seat === view.seat && view.ply > from.ply;
+    const steps = further ? stepsBetween(from, view, piecesOf(view, meta())) : [];
+    const finished = steps.length ? playTurn(from, view, steps, speed) : Promise.resolve();
+    return { steps, finished };
   }
 
   // The place a step is playing at, outlined while it plays.
@@ -198,5 +220,8 @@ export function createBoard(svg, handlers) {
 
   // (a board taken down draws nothing more)
   const alive = (fn) => (...args) => (destroyed ? undefined : fn(...args));
-  return { render: alive(render), playTurn: (...args) => (destroyed ? Promise.resolve() : playTurn(...args)), showHints: alive(showHints), hideTip: events.hide, destroy };
+  return { render: alive(render),
+    drawn: () => (animating && playingTo ? playingTo : shown ? shown[0] : null),
+    advance: (view, speed) => (destroyed ? { steps: [], finished: Promise.resolve() } : advance(view, speed)),
+    playTurn: (...args) => (destroyed ? Promise.resolve() : playTurn(...args)), showHints: alive(showHints), hideTip: events.hide, destroy };
 }
