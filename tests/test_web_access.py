@@ -12,7 +12,7 @@ import re
 import pytest
 
 from test_web_browser import new_game
-from web_page import PageDriver, browser, chromium_missing_reason, served
+from web_page import PageDriver, Policy, browser, chromium_missing_reason, served
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(chromium_missing_reason() is not None,
                                                    reason=chromium_missing_reason() or "")]
@@ -101,6 +101,47 @@ def test_a_turn_played_by_its_accessible_name_with_the_keyboard_is_announced_onc
         page.evaluate("async () => { const store = await import('/static/store.js'); store.update({}); }")
         driver.wait_redrawn(before)
         assert page.evaluate("window.__announced.length") == len(announced)
+        assert not driver.errors
+
+
+NAME_OF = """sel => { const n = document.querySelector(sel); return n && (n.getAttribute('aria-label') || n.textContent.trim()); }"""
+
+
+def press(driver: PageDriver, name: str) -> None:
+    """Tab to the decision named `name`, Enter, and wait for the page to draw again."""
+    before = driver.renders()
+    tab_to(driver.page, name)
+    driver.page.keyboard.press("Enter")
+    driver.wait_redrawn(before)
+
+
+def test_turns_of_every_kind_played_with_tab_and_enter_only(tmp_path):
+    """Setup, the gate, moves (a source, then its destination), bonuses, recruitments,
+    cards: each decision reached by Tab from where the focus was left, by its name alone."""
+    with served() as url, browser() as chromium:
+        page = chromium.new_page(viewport={"width": 1366, "height": 768})
+        driver = PageDriver(page, tmp_path)
+        page.goto(url)
+        new_game(driver, ["human", "random"], seed=11)
+        policy = Policy(3)
+        kinds = set()
+        for _ in range(150):
+            view = wait_for_my_decision(driver)
+            if view["round"] >= 3:
+                break
+            entry = policy.pick(view)
+            kinds.add(entry["kind"])
+            token = entry["token"]
+            if entry["kind"] == "move":
+                source = page.evaluate(NAME_OF, f'#board [data-from="{entry["from"]}"]')
+                assert source and entry["from"] not in source            # a name, not a code
+                press(driver, source)
+            name = page.evaluate(NAME_OF, f'#board .target[data-token="{token}"], #actions [data-token="{token}"]')
+            # (a square of the park is named by its place, c3, as the board writes it)
+            assert name and (entry["kind"] == "recruit" or token not in name.split()), (token, name)
+            press(driver, name)
+            assert page.evaluate("window.palaisPage.view().ply") > view["ply"]
+        assert {"room", "move", "end", "recruit"} <= kinds, kinds
         assert not driver.errors
 
 
