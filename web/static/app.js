@@ -1,15 +1,15 @@
 // The page's entry: it makes the board and the views, subscribes them to the store, wires
 // the header's buttons to the controller, and starts (the server's offer, the language,
 // the game the address names or the new-game dialog). The modules:
-//   store.js (the state, update, subscribers)   game.js (the controller: server and socket)
+//   store.js (the state, update, subscribers; one redraw a frame)   game.js (the controller: server and socket)
 //   socket.js (the game's live updates)         saved.js (the games this browser holds)
 //   views/*.js (panel, log, hints, review, ending, dialog, keys, legend), each redrawing what changed;
 //   views/standing.js says where the page stands (the connection, a spectator, a bad link);
+//   views/announce.js says each turn's steps once to a screen reader (a live region);
 //   board.js and chart.js only draw.
 
 import { api } from "./api.js";
 import { createBoard } from "./board.js";
-import { stepsBetween } from "./board/state.js";
 import * as game from "./game.js";
 import { preferredLanguage, setLanguage, t, translateStatic } from "./i18n.js";
 import { state, subscribe, update } from "./store.js";
@@ -22,6 +22,7 @@ import { listenToKeys } from "./views/keys.js";
 import { createLog } from "./views/log.js";
 import { createPanel, drawPassScreen } from "./views/panel.js";
 import { createReview } from "./views/review.js";
+import { createAnnouncer } from "./views/announce.js";
 import { createStanding } from "./views/standing.js";
 import { bounded, listenToSpeed, speed } from "./views/speed.js";
 import { drawWords, notationShown, showNotation } from "./views/words.js";
@@ -39,17 +40,20 @@ const legend = createLegend({ svg: $("board"), button: $("legend-button"), link:
 game.hooks.openNewGameDialog = openNewGameDialog;
 
 // A view that follows the shown one by the other seats' actions: the board plays them out
-// first, at the page's speed ("instant" plays nothing). The page's own answers come here
+// first, at the page's speed ("instant" plays nothing), from the difference between the
+// state it drew and the new one (board.advance). The page's own answers come here
 // too (an engine may have played before the answer came back): its own steps are not
-// played again. What was played is kept for the tests (palaisPage.played).
+// played again. The analysis board is left as it is (the live view is drawn on leaving it).
+// What was played is kept for the tests (palaisPage.played).
 const STEP_BOUND_MS = 2500;          // the most a step may take before the page goes on
 let played = [];
 game.hooks.beforeShow = (shown, view) => {
-  if (view.ply <= shown.ply) return null;
-  const steps = stepsBetween(shown, view);
+  if (view.ply <= shown.ply || state.explore) return null;
+  const from = board.drawn() || shown;                 // (read before advance draws anew)
+  const { steps, finished } = board.advance(view, speed());
   if (!steps.length) return null;
-  played = [...played.slice(-19), { from: shown.ply, to: view.ply, speed: speed(), tokens: steps.map((step) => step.token) }];
-  return bounded(board.playTurn(shown, view, steps, speed()), 1000 + STEP_BOUND_MS * steps.length);
+  played = [...played.slice(-19), { from: from.ply, to: view.ply, speed: speed(), tokens: steps.map((step) => step.token) }];
+  return bounded(finished, 1000 + STEP_BOUND_MS * steps.length);
 };
 
 const panel = createPanel();
@@ -57,6 +61,7 @@ const log = createLog($("log"), { drawTurn: (entry, view) => drawWords(entry.ste
 const hints = createHints($("hints"), $("hint-list"), { board, drawLine: (h) => drawWords(h.steps, h.turn, state.view) });
 const review = createReview();
 const ending = createEnding({ onRematch: game.rematch, onLobby: game.backToLobby });
+const announcer = createAnnouncer($("announce"));
 const standing = createStanding({ watch: game.watchAsSpectator, myGames: showMyGames, newGame: openNewGameDialog });
 
 let renderCount = 0;
@@ -74,12 +79,18 @@ function focusKey() {
 }
 
 function restoreFocus(key) {
-  if (!key) return;
+  if (!key) return true;
   const [name, value] = key;
   const same = name ? document.querySelector(`#board .target[data-${name}="${CSS.escape(value)}"], #actions [data-${name}="${CSS.escape(value)}"]`) : null;
   const target = same || document.querySelector("#board .target, #actions button");
   if (target && target !== document.activeElement) target.focus({ preventScroll: true });   // (never scroll the page away from the board)
+  return Boolean(target);
 }
+
+// A focus with nowhere to go (the others' turn: no target on the board) waits for the next
+// decision, so a keyboard's player finds it where they were when their turn comes back.
+let carriedFocus = null;
+const focusLost = () => !document.activeElement || document.activeElement === document.body;
 
 function render(_, part = null) {
   if (part === "standing") return standing.render(state);
@@ -96,14 +107,15 @@ function render(_, part = null) {
   if (!view) return;
   const shown = state.explore ? state.explore.view : state.review ? state.review.view : view;
   const waiting = Boolean(state.waitingForSeat);
-  const focused = focusKey();
-  board.render(shown, { selectedFrom: state.selectedFrom, interactive: Boolean(state.explore) || (!state.review && !waiting) });
+  const focused = focusKey() || (focusLost() ? carriedFocus : null);
+  board.render(shown, { selectedFrom: state.selectedFrom, interactive: Boolean(state.explore) || (!state.review && !waiting), live: shown === view });
   panel.render(state);
   log.render(state);
   hints.render(state);
   review.render(state);
   ending.render(state);
-  if (!waiting) restoreFocus(focused);
+  announcer.render(state);
+  if (!waiting) carriedFocus = restoreFocus(focused) ? null : focused;
 }
 
 subscribe(render);

@@ -9,12 +9,21 @@
 // createBoard(svg, {onChoose(entry), onSelect(room|null), meta(): /api/meta, foldedSvg}) returns
 // (foldedSvg: where a phone's legend and panels go, folded under the prompt; without it the
 // board keeps its wide layout)
-//   render(view, {selectedFrom, interactive})  redraws what changed;
+//   render(view, {selectedFrom, interactive, live})  redraws what changed (live: false, a
+//                                              review's or an analysis board's View);
+//   drawn()                                    the View last drawn;
+//   advance(view, speed)                       the board's own motion: the steps between the
+//                                              View it drew last and `view` (the other seats',
+//                                              board/state.js's stepsBetween), played at
+//                                              `speed`, then `view` drawn: {steps, finished}
+//                                              (a Promise);
 //   playTurn(fromView, toView, steps, speed)   a Promise: plays the steps (null: the ones
 //                                              between the two Views) at "instant" | "fast" |
 //                                              "normal" | "slow"; renders wait for its end;
 //   showHints(hint)                            a hint line ({steps} or {actions}), a list of
-//                                              steps, or null to clear.
+//                                              steps, or null to clear;
+//   destroy()                                  takes the board down: its listeners, its
+//                                              nodes and its popup go, a turn playing stops.
 
 import { clearKids, el, kid, nextGeneration, setAttrs } from "./board/dom.js";
 import { geometry, SEAT_COLOURS, SEAT_LETTERS } from "./board/geometry.js";
@@ -50,7 +59,7 @@ export function createBoard(svg, handlers) {
   setAttrs(layers.anim, { "pointer-events": "none" });
   setAttrs(layers.hint, { class: "hint-layer layer-hint" });
   const events = bindEvents(svg);
-  if (handlers.foldedSvg) bindEvents(handlers.foldedSvg);
+  const foldedEvents = handlers.foldedSvg ? bindEvents(handlers.foldedSvg) : null;
   const media = window.matchMedia ? [window.matchMedia(PORTRAIT), window.matchMedia(LANDSCAPE)] : [];
   const folded = handlers.foldedSvg || null;     // where a phone's legend and panels go
   if (folded) setAttrs(folded, { role: "group", class: "board board-folded" });
@@ -60,6 +69,7 @@ export function createBoard(svg, handlers) {
   let ctx = null;
   let hint = null;
   let animating = false;
+  let playingTo = null;         // the View a turn playing out ends on
   let turnId = 0;
   const running = new Set();
 
@@ -139,6 +149,7 @@ export function createBoard(svg, handlers) {
     for (const flight of running) flight.finish();
     if (!ms || !list.length || !fromView) return;
     animating = true;
+    playingTo = toView;
     svg.classList.add("animating");
     draw(fromView, { interactive: false });
     try {
@@ -146,11 +157,24 @@ export function createBoard(svg, handlers) {
     } finally {
       if (id === turnId) {
         animating = false;
+        playingTo = null;
         svg.classList.remove("animating");
         const [view, ui] = wanted && wanted[0].version >= toView.version ? wanted : [toView, {}];
         draw(view, ui);
       }
     }
+  }
+
+  // A new state of the same game and seat, further on than the one drawn: what changed
+  // between the two is played out, then the new state drawn (as chessground animates from
+  // the difference between the pieces it drew and the new ones).
+  function advance(view, speed = "normal") {
+    // (a turn still playing counts as drawn; never from a review's or an analysis board's state)
+    const from = animating && playingTo ? playingTo : shown && shown[1].live !== false && shown[0];
+    const further = from && from.game === view.game && from.seat === view.seat && view.ply > from.ply;
+    const steps = further ? stepsBetween(from, view, piecesOf(view, meta())) : [];
+    const finished = steps.length ? playTurn(from, view, steps, speed) : Promise.resolve();
+    return { steps, finished };
   }
 
   // The place a step is playing at, outlined while it plays.
@@ -171,8 +195,33 @@ export function createBoard(svg, handlers) {
     if (ctx) drawHint(layers.hint, hint, ctx);
   }
 
-  for (const query of media) {
-    if (query.addEventListener) query.addEventListener("change", () => { if (shown && !animating) draw(...shown); });
+  const relayout = () => { if (shown && !animating) draw(...shown); };
+  for (const query of media) if (query.addEventListener) query.addEventListener("change", relayout);
+
+  let destroyed = false;
+  function destroy() {
+    if (destroyed) return;
+    destroyed = true;
+    turnId += 1;                                   // (a turn playing stops between steps)
+    for (const flight of running) flight.finish();
+    for (const query of media) if (query.removeEventListener) query.removeEventListener("change", relayout);
+    events.destroy();
+    if (foldedEvents) foldedEvents.destroy();
+    for (const node of [defs, ruler, ...Object.values(layers)]) if (node) node.remove();
+    for (const home of [svg, folded]) {
+      if (!home) continue;
+      home.classList.remove("animating");
+      for (const name of ["role", "class", "viewBox", "aria-label", "data-layout", "data-last-seat", "preserveAspectRatio"]) {
+        home.removeAttribute(name);
+      }
+    }
+    shown = wanted = ctx = hint = null;
   }
-  return { render, playTurn, showHints, hideTip: events.hide };
+
+  // (a board taken down draws nothing more)
+  const alive = (fn) => (...args) => (destroyed ? undefined : fn(...args));
+  return { render: alive(render),
+    drawn: () => (animating && playingTo ? playingTo : shown ? shown[0] : null),
+    advance: (view, speed) => (destroyed ? { steps: [], finished: Promise.resolve() } : advance(view, speed)),
+    playTurn: (...args) => (destroyed ? Promise.resolve() : playTurn(...args)), showHints: alive(showHints), hideTip: events.hide, destroy };
 }

@@ -2,6 +2,9 @@
 // redraw (each only what changed); the controller (game.js) and the socket change it,
 // always through update(), so there is one way a change reaches the screen (as
 // chessground keeps its state apart from its rendering and its events).
+// The state changes at once, the screen once per animation frame: several updates in one
+// task (an answer, then its hints, then the socket's copy) are drawn together, once (as
+// chessground batches its redraws with requestAnimationFrame).
 // A seat is the seat's key: the page holds the keys it was given (its own, from its link;
 // every person's at a shared screen) and sends them with each request; with none it is
 // a spectator.
@@ -31,16 +34,47 @@ export const state = {
 
 const subscribers = [];
 
-// fn(state, part) is called after every update, in the order subscribed; `part` names the
-// one part of the page a small change concerns ("info", "progress"), else null.
+// fn(state, part) is called once per frame after updates, in the order subscribed; `part`
+// names the one part of the page a small change concerns ("info", "progress",
+// "standing"), else null (everything).
 export function subscribe(fn) {
   subscribers.push(fn);
+  return () => { const at = subscribers.indexOf(fn); if (at >= 0) subscribers.splice(at, 1); };
 }
 
-// Changes the state (`patch`'s fields) and tells every subscriber.
+// The parts asked for since the last drawing (null: everything), and the frame that draws them.
+let pending = null;
+let scheduled = null;
+
+// A frame that never comes (a tab put away stops them) must not keep the page undrawn:
+// a timer draws after this long.
+const FRAME_FALLBACK_MS = 100;
+
+// Changes the state (`patch`'s fields) and asks for a drawing in the next frame.
 export function update(patch = {}, part = null) {
   Object.assign(state, patch);
-  for (const fn of subscribers) fn(state, part);
+  if (!pending) pending = new Set();
+  pending.add(part);
+  if (scheduled) return;
+  const frame = typeof requestAnimationFrame === "function" ? requestAnimationFrame(flush) : null;
+  const timer = setTimeout(flush, FRAME_FALLBACK_MS);
+  scheduled = { frame, timer };
+}
+
+// Draws what was asked for now (the frame's callback; a test or a caller that must read
+// the screen at once may call it too): everything once if any update asked for it, else
+// each small part once.
+export function flush() {
+  if (scheduled) {
+    if (scheduled.frame !== null && typeof cancelAnimationFrame === "function") cancelAnimationFrame(scheduled.frame);
+    clearTimeout(scheduled.timer);
+    scheduled = null;
+  }
+  const parts = pending;
+  pending = null;
+  if (!parts) return;
+  const asked = parts.has(null) ? [null] : [...parts];
+  for (const part of asked) for (const fn of subscribers.slice()) fn(state, part);
 }
 
 export const keyOf = (seat) => state.keys[seat] || null;

@@ -1,7 +1,7 @@
 // The board's events, bound once on the SVG (as chessground binds its board element):
 // a click, Enter or Space on a target calls its action (node.__act, set by each render);
 // hovering a piece, or pressing it for half a second on a touch screen, shows its name and
-// effect in a popup (node.__tip).
+// effect in a popup (node.__tip). destroy() unbinds them all and removes the popup.
 
 const LONG_PRESS_MS = 450;
 
@@ -13,6 +13,8 @@ export function bindEvents(svg) {
   document.body.appendChild(tip);
   let pressTimer = null;
   let pressed = false;          // a long press showed the popup: the click that follows is not an action
+  const bound = new AbortController();          // every listener below goes with destroy()
+  const on = (target, name, fn) => target.addEventListener(name, fn, { signal: bound.signal });
 
   const targetOf = (event) => event.target.closest && event.target.closest(".target");
   const explainedOf = (event) => event.target.closest && event.target.closest("[data-tip]");
@@ -44,24 +46,24 @@ export function bindEvents(svg) {
     tip.__node = null;
   }
 
-  svg.addEventListener("click", (event) => {
+  on(svg, "click", (event) => {
     if (pressed) { pressed = false; event.preventDefault(); return; }
     const node = targetOf(event);
     if (node && node.__act) { event.stopPropagation(); hide(); node.__act(); }
   });
-  svg.addEventListener("keydown", (event) => {
+  on(svg, "keydown", (event) => {
     if (event.key !== "Enter" && event.key !== " ") return;
     const node = targetOf(event);
     if (node && node.__act) { event.preventDefault(); node.__act(); }
   });
-  svg.addEventListener("pointermove", (event) => {
+  on(svg, "pointermove", (event) => {
     if (event.pointerType !== "mouse") return;
     const node = explainedOf(event);
     if (!node) hide();
     else if (tip.__node !== node || tip.hidden) show(node, event.clientX, event.clientY);
   });
-  svg.addEventListener("pointerleave", hide);
-  svg.addEventListener("pointerdown", (event) => {
+  on(svg, "pointerleave", hide);
+  on(svg, "pointerdown", (event) => {
     pressed = false;
     if (event.pointerType === "mouse") return;
     const node = explainedOf(event);
@@ -71,9 +73,15 @@ export function bindEvents(svg) {
     pressTimer = setTimeout(() => { pressed = true; show(node, clientX, clientY); }, LONG_PRESS_MS);
   });
   for (const name of ["pointerup", "pointercancel"]) {
-    svg.addEventListener(name, () => clearTimeout(pressTimer));
+    on(svg, name, () => clearTimeout(pressTimer));
   }
-  svg.addEventListener("contextmenu", (event) => { if (pressed) event.preventDefault(); });
-  document.addEventListener("pointerdown", (event) => { if (!svg.contains(event.target)) hide(); });
-  return { hide, show };
+  on(svg, "contextmenu", (event) => { if (pressed) event.preventDefault(); });
+  on(document, "pointerdown", (event) => { if (!svg.contains(event.target)) hide(); });
+  function destroy() {
+    bound.abort();
+    clearTimeout(pressTimer);
+    tip.remove();
+  }
+
+  return { hide, show, destroy };
 }

@@ -4,7 +4,7 @@
 import { kid, sweep, wrapLabel } from "./dom.js";
 import { squareBox, SEAT_LETTERS } from "./geometry.js";
 import { drawServant } from "./castle.js";
-import { nobleText, pieceHelp, privilegeText } from "./speech.js";
+import { costText, nobleText, pieceHelp, privilegeText } from "./speech.js";
 import { classes, explain, setTarget } from "./targets.js";
 import { t, tf } from "../i18n.js";
 
@@ -33,7 +33,10 @@ export function drawPark(layer, ctx) {
     const last = touched.squares.has(place.square);
     const g = kid(layer, `sq:${place.square}`, "g", {
       class: classes("square", border && "border", entry && "target", last && "last"), "data-square": place.square });
-    setTarget(g, entry ? { label: tf("Recruit the noble on {square}", { square: place.square }),
+    // (said as a decision: which noble, where, and what it costs)
+    const recruit = place.tile ? tf("Recruit noble {number} on {square} for {cost}", { number: place.tile.number, square: place.square, cost: costText(place.tile) })
+      : tf("Recruit the noble on {square}", { square: place.square });
+    setTarget(g, entry ? { label: recruit,
       action: () => handlers.onChoose(entry), token: entry.token } : null);
     kid(g, "cell", "rect", { x: box.x + 1, y: box.y + 1, width: c - 2, height: c - 2, rx: 4, class: "cell" });
     if (last) kid(g, "last", "rect", { x: box.x + 3, y: box.y + 3, width: c - 6, height: c - 6, rx: 3, class: "last-mark", stroke: mover.last });

@@ -2,9 +2,9 @@
 // the catalogs, counted phrases with their plural forms); the board keeps no list of names
 // or effects of its own. privilegeText() is the short label of a tile's privilege on a chip.
 
-import { cardCount, nobleText, pieceHelp, pieceName, seatName, stepWords } from "../words.js";
+import { cardCount, costText, nobleText, pieceHelp, pieceName, seatName, stepWords } from "../words.js";
 
-export { cardCount, nobleText, pieceHelp, pieceName, seatName, stepWords };
+export { cardCount, costText, nobleText, pieceHelp, pieceName, seatName, stepWords };
 
 // A tile's privilege with its amount ("Favour 2"), short enough for a square of the park.
 export function privilegeText(tile) {

@@ -20,6 +20,8 @@ function onKey(event) {
   }
 }
 
+// Starts listening; the function returned stops.
 export function listenToKeys() {
   document.addEventListener("keydown", onKey);
+  return () => document.removeEventListener("keydown", onKey);
 }

@@ -63,6 +63,8 @@ export function createLegend({ svg, button, link, hideTip = () => {} }) {
   note.hidden = true;
   document.body.appendChild(note);
   let shown = null;            // {node, x, y}: what the note explains and where it was asked for
+  const bound = new AbortController();           // the listeners below go with destroy()
+  const signal = bound.signal;
 
   const legendMode = () => button.getAttribute("aria-pressed") === "true";
 
@@ -130,7 +132,7 @@ export function createLegend({ svg, button, link, hideTip = () => {} }) {
     } else if (found && !playable) {
       open(found.piece, event.clientX, event.clientY);
     }
-  }, true);
+  }, { capture: true, signal });
   svg.addEventListener("keydown", (event) => {
     if (!legendMode() || (event.key !== "Enter" && event.key !== " ")) return;
     const found = pieceAt(event.target, svg);
@@ -139,30 +141,37 @@ export function createLegend({ svg, button, link, hideTip = () => {} }) {
     event.preventDefault();
     const box = found.piece.getBoundingClientRect();
     open(found.piece, box.left + box.width / 2, box.top + box.height / 2, true);
-  }, true);
+  }, { capture: true, signal });
   svg.addEventListener("contextmenu", (event) => {
     const found = pieceAt(event.target, svg);
     if (!found) return;
     event.preventDefault();
     open(found.piece, event.clientX, event.clientY);
-  });
+  }, { signal });
   button.addEventListener("click", () => {
     const on = !legendMode();
     button.setAttribute("aria-pressed", String(on));
     document.body.classList.toggle("legend-mode", on);
     if (!on) close();
-  });
+  }, { signal });
   document.addEventListener("pointerdown", (event) => {
     // (the header's controls leave it open: the language select draws it again)
     const outside = !note.contains(event.target) && !svg.contains(event.target) && !event.target.closest("header");
     if (shown && outside) close();
-  });
-  document.addEventListener("keydown", (event) => { if (event.key === "Escape" && shown) close(); });
+  }, { signal });
+  document.addEventListener("keydown", (event) => { if (event.key === "Escape" && shown) close(); }, { signal });
 
   function refresh() {
     link.href = howToPlayAddress();
     if (shown) draw();
   }
+  // Takes the legend down: its listeners and its note go.
+  function destroy() {
+    bound.abort();
+    note.remove();
+    shown = null;
+  }
+
   refresh();
-  return { refresh, close };
+  return { refresh, close, destroy };
 }

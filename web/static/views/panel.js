@@ -183,8 +183,9 @@ export function createPanel() {
     render(state) {
       const view = state.view;
       const shown = state.review ? state.review.view : view;
-      $("status").textContent = state.explore ? `${t("Analysis board")}: ${promptFor(state.explore.view, state.selectedFrom)}`
+      const prompt = state.explore ? `${t("Analysis board")}: ${promptFor(state.explore.view, state.selectedFrom)}`
         : state.review ? reviewPrompt(shown) : promptFor(view, state.selectedFrom);
+      if ($("status").textContent !== prompt) $("status").textContent = prompt;   // (a live region: said again only when it changed)
       actions(JSON.stringify([view.game, view.version, view.seat, state.selectedFrom, Boolean(state.review),
         state.explore && state.explore.line, state.lang]),
         () => drawActions(view, state));
