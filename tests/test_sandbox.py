@@ -164,7 +164,7 @@ def test_every_read_succeeds_unsandboxed_and_fails_in_the_sandbox(tmp_path, atte
 def test_a_fork_bomb_and_a_huge_allocation_forfeit_naming_the_limit(tmp_path, attempt, memory, reason, sandboxed):
     # A margin long enough for the bomb to reach its limit before the move is late, even on
     # a loaded machine (else the forfeit is, truly, for time).
-    summary = tournament(tmp_path, attempt, "-", "required", "--sandbox-memory", memory, "--margin-ms", "6000")
+    summary = tournament(tmp_path, attempt, "-", "required", "--sandbox-memory", memory, "--margin-ms", "12000")
     assert summary["games"] == 2 and summary["complete"]
     assert [f["engine"] for f in summary["forfeits"]] == ["spy", "spy"], summary["forfeits"]
     assert all(reason in f["reason"] for f in summary["forfeits"]), summary["forfeits"]

@@ -323,3 +323,20 @@ def test_two_server_processes_share_a_game_and_one_killed_loses_nothing(postgres
             if server.poll() is None:
                 server.kill()
             server.wait(30)
+
+
+def test_a_read_older_than_what_a_server_holds_never_takes_its_game_back(store_db):
+    """A change heard late (its row read before this server stored a newer one) is ignored:
+    the stored versions only grow, and a reload applies only a newer one."""
+    client, store = app_over(store_db)
+    with client:
+        game = new_game(client)["game"]
+        act(client, game, 1)
+        session = store.peek(game)
+        older = list(session.game.actions)
+        act(client, game, session.game.state.to_move + 1)
+        held, version = list(session.game.actions), session.version
+        assert session.stored_version > 0 and len(held) > len(older)
+        session.reload(lambda: pytest.fail("rebuilt from an older read"), older, dict(session.settings),
+                       list(session.kinds), set(), None, session.stored_version - 1)
+        assert session.game.actions == held and session.version == version

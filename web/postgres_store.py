@@ -120,8 +120,8 @@ class PostgresStore(SqlStore):
     def _heard(self, payload: str) -> None:
         game_id, _, version = payload.partition(" ")
         session = self.peek(game_id)
-        if session is None or (version != "gone" and version == str(session.stored_version)):
-            return                                  # not live here, or this process's own change
+        if session is None or (version.isdigit() and int(version) <= session.stored_version):
+            return                                  # not live here, or nothing newer than it holds
         try:
             self.refresh(session)
         except Exception as exc:                    # noqa: BLE001 (the listener must live on)

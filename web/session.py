@@ -378,8 +378,8 @@ class GameSession:
         stored `actions` go on from this game's (the usual case), only the new ones are
         played; else the game is made anew by `build()`."""
         with self.lock:
-            if self.closed or stored_version == self.stored_version:
-                return                             # (this process's own change, stored meanwhile)
+            if self.closed or stored_version <= self.stored_version:
+                return                             # this process's own change, or a read older than it
             if self.thinking >= 0 and self.seats[self.thinking] is not None:
                 self.seats[self.thinking].stop()   # its search is of a game that no longer is
             for q in sorted(set(resigned) - self.resigned):
@@ -400,6 +400,9 @@ class GameSession:
             self._humans = self._humans - self.resigned
             self.rematch_id = rematch
             self.stored_version = stored_version
+            # The stored versions only grow: each change stores a version above the one it
+            # replaces (this session's count of changes is kept above the stored one).
+            self.version = max(self.version, stored_version)
             self._changed(store=False)
 
     def start(self, seat, store: bool = True) -> dict:

@@ -198,8 +198,8 @@ class SqlStore(MemoryStore):
             session.close("this game was deleted")
             return
         settings_text, deal, layout, secret, actions, _owner, rematch, version = row
-        if version == session.stored_version:
-            return
+        if version <= session.stored_version:
+            return                                 # nothing newer than what this process holds
         settings, actions = json.loads(settings_text), json.loads(actions)
         names = [name for _, _, name, _ in seats]
 
