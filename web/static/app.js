@@ -3,7 +3,7 @@
 // the game the address names or the new-game dialog). The modules:
 //   store.js (the state, update, subscribers)   game.js (the controller: server and socket)
 //   socket.js (the game's live updates)         saved.js (the games this browser holds)
-//   views/*.js (panel, log, hints, review, ending, dialog, keys, legend), each redrawing what changed;
+//   views/*.js (panel, log, hints, review, ending, dialog, keys, legend, guide), each redrawing what changed;
 //   views/standing.js says where the page stands (the connection, a spectator, a bad link);
 //   board.js and chart.js only draw.
 
@@ -15,6 +15,7 @@ import { preferredLanguage, setLanguage, t, translateStatic } from "./i18n.js";
 import { state, subscribe, update } from "./store.js";
 import { buildRuleOptions, buildSeatRows, listenToDialogs, openNewGameDialog, showMyGames } from "./views/dialog.js";
 import { createEnding } from "./views/ending.js";
+import { createGuide } from "./views/guide.js";
 import { listenToFolds } from "./views/folds.js";
 import { createHints } from "./views/hints.js";
 import { createLegend } from "./views/legend.js";
@@ -57,6 +58,7 @@ const log = createLog($("log"), { drawTurn: (entry, view) => drawWords(entry.ste
 const hints = createHints($("hints"), $("hint-list"), { board, drawLine: (h) => drawWords(h.steps, h.turn, state.view) });
 const review = createReview();
 const ending = createEnding({ onRematch: game.rematch, onLobby: game.backToLobby });
+const guide = createGuide({ box: $("guide"), showButton: $("guide-show"), startButton: $("guided-start"), board });
 const standing = createStanding({ watch: game.watchAsSpectator, myGames: showMyGames, newGame: openNewGameDialog });
 
 let renderCount = 0;
@@ -103,6 +105,7 @@ function render(_, part = null) {
   hints.render(state);
   review.render(state);
   ending.render(state);
+  guide.render(state);
   if (!waiting) restoreFocus(focused);
 }
 
