@@ -46,11 +46,11 @@ export async function startGuidedGame() {
 
 // The five steps of a turn (RULES.md §3).
 const TURN_STEPS = [
-  { name: () => t("Parade Ground") },
-  { name: () => t("Stairway") },
+  { name: () => pieceName("room", "PARADE") },
+  { name: () => pieceName("room", "STAIRS") },
   { name: () => t("Rooms") },
   { name: () => t("Recruit") },
-  { name: () => t("Back Door") },
+  { name: () => pieceName("room", "BACKDOOR") },
 ];
 
 // The step of the turn a stage belongs to (1..5), 0 for setup, null when it is not one.
