@@ -43,24 +43,37 @@ def expected_groups(view: dict) -> set:
 
 def wait_for_the_guides_hint(driver: PageDriver, view: dict) -> str:
     """Until the guide shows its hint for the decision of `view`; its token."""
-    page = driver.page
-    page.wait_for_selector(f'#guide[data-version="{view["version"]}"][data-hint]')
-    return page.get_attribute("#guide", "data-hint")
+    return driver.page.wait_for_function(
+        "v => { const g = document.getElementById('guide'); return g.dataset.version === String(v) && g.dataset.hint; }",
+        arg=view["version"]).json_value()
 
 
-def check_the_explanation(driver: PageDriver, view: dict, token: str) -> None:
-    page = driver.page
+# What the guide shows of a decision, read in one go (a test of some 200 decisions).
+GUIDE_SHOWS = """t => {
+  const all = (selector) => [...document.querySelectorAll(selector)];
+  const text = (selector) => (document.querySelector(selector) || {}).textContent || "";
+  return {
+    groups: all('#guide .guide-group').map((n) => n.dataset.kind),
+    sections: all('#guide a.guide-more').map((n) => n.dataset.section),
+    stage: text('#guide h3'),
+    explanation: text('#guide .guide-hint .explanation'),
+    marked: all('#board .hint-layer .hint-badge').length
+      + all('#actions button.guide-hinted').filter((n) => n.dataset.token === t).length,
+    explained: Number(document.getElementById('guide').dataset.explained),
+  };
+}"""
+
+
+def check_the_explanation(driver: PageDriver, view: dict, token: str) -> int:
+    """The guide's explanation of the decision of `view` whose hint is `token`; returns the
+    guide's count of decisions explained."""
     assert token in {e["token"] for e in view["legal"]}
-    groups = set(page.eval_on_selector_all("#guide .guide-group", "nodes => nodes.map(n => n.dataset.kind)"))
-    assert groups == expected_groups(view), (view["stage"], groups)
-    sections = page.eval_on_selector_all("#guide a.guide-more", "nodes => nodes.map(n => n.dataset.section)")
-    assert sections and set(sections) <= HOWTO_SECTIONS
-    assert page.inner_text("#guide .guide-hint .explanation").strip()
-    assert page.inner_text("#guide h3").strip()                 # the stage of the turn
-    # the hinted target is marked: a badge on the board, or the button outlined
-    marked = page.evaluate("""t => document.querySelectorAll('#board .hint-layer .hint-badge').length
-        + document.querySelectorAll(`#actions button.guide-hinted[data-token="${t}"]`).length""", token)
-    assert marked >= 1, token
+    shows = driver.page.evaluate(GUIDE_SHOWS, token)
+    assert set(shows["groups"]) == expected_groups(view), (view["stage"], shows["groups"])
+    assert shows["sections"] and set(shows["sections"]) <= HOWTO_SECTIONS
+    assert shows["stage"].strip() and shows["explanation"].strip()
+    assert shows["marked"] >= 1, token          # a badge on the board, or the button outlined
+    return shows["explained"]
 
 
 def explained(driver: PageDriver) -> int:
@@ -92,9 +105,8 @@ def test_a_guided_first_game_against_beginner_to_its_end(tmp_path):
             view = driver.view()
             if page.is_visible("#guide"):
                 token = wait_for_the_guides_hint(driver, view)
-                check_the_explanation(driver, view, token)
                 guided += 1
-                assert explained(driver) == guided
+                assert check_the_explanation(driver, view, token) == guided
                 kinds.add(view["stage"])
                 if not shot["en"] and view["stage"] == "MOVES" and view["round"] >= 2:
                     shot["en"] = True

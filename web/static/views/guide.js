@@ -14,8 +14,8 @@ import { startMadeGame } from "./dialog.js";
 import { showError } from "../game.js";
 import { language, t, tf } from "../i18n.js";
 import { storedGames, storeGame } from "../saved.js";
-import { keyOf, state } from "../store.js";
-import { cardCount, costText, movesLeft, nobleText, pieceHelp, pieceName, stepWords } from "../words.js";
+import { keyOf, state as pageState } from "../store.js";
+import { cardCount, movesLeft, nobleText, pieceHelp, pieceName, stepWords } from "../words.js";
 import { howToPlayAddress } from "./legend.js";
 
 // The guide's hints search this many iterations (the server allows 50..hint_iterations):
@@ -32,7 +32,7 @@ const guideOn = (gameId) => guided(gameId) && (storedGames()[gameId] || {}).guid
 
 // A new game: the person (seat A) against the Beginner level, first-game layout, standard rules.
 export async function startGuidedGame() {
-  const level = ((state.meta || {}).levels || []).find((entry) => entry.id === GUIDE_LEVEL);
+  const level = ((pageState.meta || {}).levels || []).find((entry) => entry.id === GUIDE_LEVEL);
   if (!level) throw new Error(t("This server offers no Beginner level."));
   const answer = await api.newGame({
     players: [{ kind: "human" }, { kind: "engine", name: level.player, level: level.id }],
