@@ -1029,6 +1029,16 @@ def test_a_hint_is_given_to_the_seat_to_move_only(client):
     assert hints[0]["turn"] == " ".join(hints[0]["actions"]) and hints[0]["explanation"]
 
 
+def test_a_hint_may_ask_for_a_smaller_search_never_a_larger_one(client):
+    game = new_game(client)["game"]          # (the test server's hint_iterations: 200)
+    r = client.post(f"/api/games/{game}/hint", headers=as_seat(game, 1), json={"top": 1, "iterations": 60})
+    assert r.status_code == 200, r.text
+    assert 0 < r.json()["iterations"] <= 60 and r.json()["hints"][0]["actions"]
+    for bad in (49, 201, "100", 100.0, True):
+        r = client.post(f"/api/games/{game}/hint", headers=as_seat(game, 1), json={"iterations": bad})
+        assert r.status_code == 400 and r.json()["error"].startswith("iterations: expected a whole number 50..200"), r.text
+
+
 def test_one_hint_of_a_game_is_searched_at_a_time():
     session = _session(PlayGame.new(2, 3, ["a", "b"]))
     with session.hint_state(0):

@@ -59,6 +59,7 @@ SAME_AS_ENGLISH = {
     "fr": {("list separator", ", "), (None, "{phrases}."),                  # punctuation
            ("room", "CARDINAL"), ("card", "INTRIGUE"), ("level", "club"),      # the same word
            (None, "Nobles"), (None, "turquoise"), (None, "violet"), (None, "{n} actions"),
+           (None, "Guide"),                                                   # (the guided game's panel)
            (None, "Palais Royal")},                                           # the game's name
     "zh": set(),
 }

@@ -23,6 +23,9 @@ from ..session import IDLE, RESTART, STALE_MESSAGE, Refused, Stale, Watcher
 from .common import Server, access, answer, language, seat_route
 
 MAX_HINTS = 10
+# The least search a hint may ask for ("iterations"; the guided first game asks for 200):
+# below it the engine's hint says little.
+MIN_HINT_ITERATIONS = 50
 WS_FORBIDDEN = 4403
 WS_TOO_BIG = 1009
 WS_BAD_REQUEST = 1008                # policy violation: a bad request, such as a bad hello
@@ -127,9 +130,12 @@ def routes(server: Server) -> list:
         session = access.session
         data = await json_body(request, config.max_message_bytes)
         top = int_field(data, "top", 1, MAX_HINTS, 3)
+        # a smaller search than the server's may be asked for (the guided game's hints), never a larger one
+        iterations = int_field(data, "iterations", min(MIN_HINT_ITERATIONS, config.hint_iterations),
+                               config.hint_iterations, config.hint_iterations)
         lang = language(server, data)
         with session.hint_state(access.seat) as state:
-            report = await run_in_threadpool(find_hints, state, SearchLimits(iterations=config.hint_iterations),
+            report = await run_in_threadpool(find_hints, state, SearchLimits(iterations=iterations),
                                              top=top, seed=session.seed, lang=lang)
             hints = hints_json(report, state)
         return JSONResponse(hints)

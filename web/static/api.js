@@ -71,6 +71,8 @@ export const api = {
   undo: (id, key, version, lang) => request("POST", `${game(id)}/undo`, { version, lang }, false, key),
   resign: (id, key, version, lang) => request("POST", `${game(id)}/resign`, { version, lang }, false, key),
   hint: (id, key, lang) => request("POST", `${game(id)}/hint`, { top: 3, lang }, false, key),
+  // the guided game's hint: the best way only, from a smaller search than the server's
+  guideHint: (id, key, lang, iterations) => request("POST", `${game(id)}/hint`, { top: 1, lang, iterations }, false, key),
   position: (id, ply, key) => request("GET", `${game(id)}/position?ply=${ply}`, undefined, false, key),
   analyse: (id, key, lang) => request("POST", `${game(id)}/analyse`, { budget_ms: null, lang }, false, key),
   explore: (id, key, ply, actions) => request("POST", `${game(id)}/explore`, { ply, actions }, false, key),

@@ -3,7 +3,7 @@
 // the game the address names or the new-game dialog). The modules:
 //   store.js (the state, update, subscribers; one redraw a frame)   game.js (the controller: server and socket)
 //   socket.js (the game's live updates)         saved.js (the games this browser holds)
-//   views/*.js (panel, log, hints, review, ending, dialog, keys, legend), each redrawing what changed;
+//   views/*.js (panel, log, hints, review, ending, dialog, keys, legend, guide), each redrawing what changed;
 //   views/standing.js says where the page stands (the connection, a spectator, a bad link);
 //   views/announce.js says each turn's steps once to a screen reader (a live region);
 //   board.js and chart.js only draw.
@@ -15,6 +15,7 @@ import { preferredLanguage, setLanguage, t, translateStatic } from "./i18n.js";
 import { state, subscribe, update } from "./store.js";
 import { buildRuleOptions, buildSeatRows, listenToDialogs, openNewGameDialog, showMyGames } from "./views/dialog.js";
 import { createEnding } from "./views/ending.js";
+import { createGuide } from "./views/guide.js";
 import { listenToFolds } from "./views/folds.js";
 import { createHints } from "./views/hints.js";
 import { createLegend } from "./views/legend.js";
@@ -62,6 +63,7 @@ const hints = createHints($("hints"), $("hint-list"), { board, drawLine: (h) => 
 const review = createReview();
 const ending = createEnding({ onRematch: game.rematch, onLobby: game.backToLobby });
 const announcer = createAnnouncer($("announce"));
+const guide = createGuide({ box: $("guide"), showButton: $("guide-show"), startButton: $("guided-start"), board });
 const standing = createStanding({ watch: game.watchAsSpectator, myGames: showMyGames, newGame: openNewGameDialog });
 
 let renderCount = 0;
@@ -115,6 +117,7 @@ function render(_, part = null) {
   review.render(state);
   ending.render(state);
   announcer.render(state);
+  guide.render(state);
   if (!waiting) carriedFocus = restoreFocus(focused) ? null : focused;
 }
 

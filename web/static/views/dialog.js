@@ -192,6 +192,10 @@ export function buildRuleOptions() {
 
 export function openNewGameDialog() {
   buildSeatRows();
+  // a first visit (no game in this browser yet) is offered the guided first game first
+  const firstVisit = Object.keys(storedGames()).length === 0;
+  $("guided-intro").hidden = !firstVisit;
+  $("guided-start").classList.toggle("primary", firstVisit);
   $("new-game-error").hidden = true;
   const dialog = $("new-game-dialog");
   if (!dialog.open) dialog.showModal();
@@ -224,17 +228,23 @@ function readNewGameForm() {
   };
 }
 
+// A game the server has just made (POST /api/games's answer): this page plays its own
+// seats; the others get their invitation links.
+export function startMadeGame(answer) {
+  const keys = {};
+  for (const seat of answer.mine) keys[seat] = answer.seats[seat - 1].key;
+  storeGame(answer.game, { invitations: answer.shared ? null : answer.seats });
+  startGame(answer.game, answer.view, { keys, owner: answer.owner });
+  if (!answer.shared && answer.seats.some((s) => s.key && !(s.seat in keys))) showInvitations(answer.game, answer.seats);
+}
+
 async function submitNewGame(event) {
   event.preventDefault();
   const errorBox = $("new-game-error");
   try {
     const answer = await api.newGame(readNewGameForm());
     $("new-game-dialog").close();
-    const keys = {};
-    for (const seat of answer.mine) keys[seat] = answer.seats[seat - 1].key;
-    storeGame(answer.game, { invitations: answer.shared ? null : answer.seats });
-    startGame(answer.game, answer.view, { keys, owner: answer.owner });
-    if (!answer.shared && answer.seats.some((s) => s.key && !(s.seat in keys))) showInvitations(answer.game, answer.seats);
+    startMadeGame(answer);
   } catch (error) {
     errorBox.textContent = error.message;
     errorBox.hidden = false;
