@@ -1045,6 +1045,11 @@ def test_hints_are_explained_in_the_language_asked(client):
     english, french = (client.post(f"/api/games/{game}/hint", headers=as_seat(game, 1), json={"top": 1, "lang": lang})
                        .json()["hints"][0] for lang in ("en", "fr"))
     assert english["turn"] == french["turn"] and english["explanation"] != french["explanation"]
+    # every language's words come along, so the page redraws a hint shown in another
+    assert french["explanations"] == english["explanations"]
+    assert english["explanations"]["en"] == english["explanation"]
+    assert english["explanations"]["fr"] == french["explanation"]
+    assert set(english["explanations"]) == {"en", "fr", "zh"}
     r = client.post(f"/api/games/{game}/hint", headers=as_seat(game, 1), json={"lang": "de"})
     assert r.status_code == 400 and r.json()["error"].startswith("lang: ")
 

@@ -13,13 +13,21 @@ from play.analyse import seat_summary
 from .views import turn_steps
 
 
-def hints_json(report, state) -> dict:
+def hints_json(report, state, languages=()) -> dict:
     """The hints of `report`, searched from `state` (the asking seat's view): each with its
-    actions in notation and as steps (views.step_json), for the page's words and badges."""
+    actions in notation and as steps (views.step_json), for the page's words and badges, and
+    its explanation in the language asked for ("explanation") and in each of `languages`
+    ("explanations", by code), so a page that changes language redraws a hint shown in the
+    new one without searching again."""
+    from engine.views import view_for
+    from play.explain import explain
+    view = view_for(state, report.seat)           # the words use what the seat may know only
     return {"hints": [{"rank": h.rank, "turn": h.tokens, "actions": [action_to_token(a) for a in h.turn],
                        "steps": turn_steps(state, h.turn),
                        "win": round(h.win, 4), "score": round(h.score, 2),
-                       "explanation": h.explanation} for h in report.hints],
+                       "explanation": h.explanation,
+                       "explanations": {lang: explain(view, h.turn, report.seat, lang)
+                                        for lang in languages}} for h in report.hints],
             "iterations": report.iterations}
 
 
