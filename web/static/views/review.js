@@ -54,7 +54,7 @@ function drawExplore(state) {
   $("explore").hidden = !explore;
   if (!explore) return;
   const box = $("explore-line");
-  box.textContent = `${tf("Line from the position after {n} actions:", { n: explore.from })} `;
+  box.textContent = `${tf("{position}. Line tried:", { position: reviewPosition(explore.origin) })} `;
   if (explore.line.length) box.appendChild(drawWords(explore.view.explore.steps, explore.line.join(" "), explore.view));
   else box.appendChild(document.createTextNode(t("(the game's own position)")));
   const e = explore.evaluation;
