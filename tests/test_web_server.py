@@ -193,7 +193,7 @@ def test_a_legal_action_is_played_and_an_illegal_one_refused_with_the_legal_list
     assert view["ply"] == 1 and view["log"][0] == {
         "ply": 0, "seat": 1, "round": 0, "tokens": legal[0],
         "steps": [{"token": legal[0], "kind": "room", "room": legal[0], "stage": "SETUP"}],
-        "summary": {"recruited": [], "played": [], "moves": 0, "gate": 0, "bonuses": [],
+        "summary": {"placed": [{"room": legal[0], "n": 1}], "recruited": [], "played": [], "moves": 0, "gate": 0, "bonuses": [],
                     "gold": 0, "drawn": 0, "honour_vp": 3}}
 
 

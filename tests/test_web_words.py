@@ -380,6 +380,8 @@ def test_each_logged_turn_carries_what_it_changed_and_every_seat_reads_the_same(
                                                           if x["kind"] == "recruit"]
         assert s["bonuses"] == [x["bonus"] for x in steps if x["kind"] == "take"]
         assert s["honour_vp"] == 3
+        rooms = [x["room"] for x in steps if x["kind"] == "room" and x["stage"] == "SETUP"]
+        assert s["placed"] == [{"room": r, "n": rooms.count(r)} for r in dict.fromkeys(rooms)]
         gold[entry["seat"]] += s["gold"]
     start_gold = State.new_game(2).snapshot().gold      # the same for every seed
     assert [start_gold[q] + gold[q + 1] for q in range(2)] == [p["gold"] for p in view["players"]]
@@ -398,7 +400,7 @@ def test_a_turn_summary_counts_each_kind_of_step():
              {"kind": "recruit", "tile": {"number": 25, "vp": 3}}, {"kind": "take", "bonus": "KING"},
              {"kind": "draw", "card": None}]
     assert turn_summary(before, after, 0, steps, 3) == {
-        "recruited": [{"number": 25, "vp": 3}], "played": ["HONOUR"], "moves": 2, "gate": 2,
+        "placed": [], "recruited": [{"number": 25, "vp": 3}], "played": ["HONOUR"], "moves": 2, "gate": 2,
         "bonuses": ["KING"], "gold": 2, "drawn": 1, "honour_vp": 3}
 
 
@@ -417,6 +419,7 @@ for (const lang of Object.keys(tables)) {
   out[lang] = {
     summary: words.turnSummaryText({ recruited: [{ number: 25, vp: 3 }], played: ["HONOUR", "LETTER"],
       gate: 2, moves: 3, bonuses: ["KING"], gold: -4, drawn: 1, honour_vp: 3 }),
+    setup: words.turnSummaryText({ placed: [{ room: "BACKDOOR", n: 2 }, { room: "MINT", n: 1 }] }),
     quiet: words.turnSummaryText({ recruited: [], played: [], gate: 0, moves: 0, bonuses: [], gold: 0, drawn: 0 }),
     // after the last turn of round 10 (round 11 has begun) and after a turn inside round 10
     roundEnd: [words.reviewRound({ ...names, round: 11, log: [turn(10, 2, 5)] }),
@@ -449,6 +452,8 @@ def test_the_logs_turn_line_and_the_review_speak_rounds_and_names_in_three_langu
                                     "recommandation ; ")
     assert "déplace 3 serviteurs" in fr["summary"] and "移动3个仆人" in zh["summary"]
     assert en["quiet"] == "No change on the board"
+    assert en["setup"] == "Places 2 in the Back Door and 1 in the Mint"
+    assert fr["setup"] == "Place 2 dans la Porte de service et 1 dans l'Hôtel de la monnaie"
     for lang in out.values():                       # no code of a piece in any language
         assert not re.search(r"\b(HONOUR|LETTER|KING|GATE)\b", lang["summary"])
     assert en["roundEnd"] == ["Round 11 begins", "Round 10: after the turn of Bob (seat B)"]

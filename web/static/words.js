@@ -170,7 +170,8 @@ export function reviewRound(view) {
 // The bonus a KING / MADAME "take" gives, by room: the game's own phrase.
 const BONUS_TAKEN = { KING: "takes the King's Chamber bonus", MADAME: "takes the Madame de Pompadour bonus" };
 
-// What a turn changed (a log entry's `summary`, web/turn_summary.py) in one line: nobles
+// What a turn changed (a log entry's `summary`, web/turn_summary.py) in one line: servants
+// placed in the setup, nobles
 // recruited with their VP, cards played, servants put on the Gate and moved, bonuses taken,
 // gold, cards drawn; "No change on the board" when none of these. The game's phrases where
 // they exist (play/locale), so the log says what the hints say.
@@ -178,6 +179,11 @@ export function turnSummaryText(summary) {
   const parts = [];
   const s = summary || {};
   const list = (items) => joinList(items);
+  const placed = s.placed || [];
+  if (placed.length) {
+    const placements = placed.map(placementText);
+    parts.push(tf("places {placements}", { placements: list(placements) }));
+  }
   const recruited = s.recruited || [];
   if (recruited.length) {
     const vp = recruited.reduce((sum, tile) => sum + tile.vp, 0);
@@ -198,6 +204,11 @@ export function turnSummaryText(summary) {
   if (s.drawn) parts.push(tn("draws {n} card", "draws {n} cards", s.drawn));
   const text = parts.length ? parts.join(t("phrase separator:; ")) : t("no change on the board");
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+// One room of a setup turn's placements: "2 in the Back Door".
+function placementText(placement) {
+  return tf("{n} in {room}", { n: formatNumber(placement.n), room: roomInText(placement.room) });
 }
 
 // "A", "A and B", "A, B and C" in the page's language (the game's list words).
