@@ -18,8 +18,9 @@ function el(name, attrs, parent, text = null) {
   return node;
 }
 
-// plyAfter(i) gives the position to jump to for turn i; onPick(ply) is called on a click.
-export function drawChart(svg, analysis, nPlayers, plyAfter, onPick) {
+// plyAfter(i) gives the position to jump to for turn i; onPick(ply) is called on a click;
+// describe(turn) says the turn in a point's tooltip (its notation unless told).
+export function drawChart(svg, analysis, nPlayers, plyAfter, onPick, describe = (turn) => turn.tokens) {
   while (svg.firstChild) svg.removeChild(svg.firstChild);
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.setAttribute("role", "img");
@@ -65,7 +66,7 @@ export function drawChart(svg, analysis, nPlayers, plyAfter, onPick) {
     const x = xOf(i);
     const y = yOf(turn.win_after[seat]);
     const g = el("g", { class: "chart-point", tabindex: "0", role: "button", "data-index": i, "data-ply": plyAfter(i) }, svg);
-    const label = tf("Round {round}, seat {letter}: {tokens}", { round: turn.round, letter: SEAT_LETTERS[seat], tokens: turn.tokens });
+    const label = tf("Round {round}, seat {letter}: {tokens}", { round: turn.round, letter: SEAT_LETTERS[seat], tokens: describe(turn) });
     const markText = turn.mark === "blunder" ? t("blunder") : turn.mark === "mistake" ? t("mistake") : "";
     const best = turn.best && turn.best !== turn.tokens ? ` (${markText ? `${markText}; ` : ""}${t("best")}: ${turn.best})` : markText ? ` (${markText})` : "";
     el("title", {}, g, label + best);

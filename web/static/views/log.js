@@ -42,7 +42,6 @@ export function createLog(list, { drawTurn }) {
   function drawGrouped(entry, view) {
     const line = document.createElement("span");
     line.className = "turn turn-summary";
-    line.title = entry.tokens;
     line.textContent = turnSummaryText(entry.summary);
     const notation = document.createElement("span");
     notation.className = "tokens";
