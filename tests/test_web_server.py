@@ -1089,6 +1089,9 @@ def test_an_uploaded_finished_game_is_analysed_with_progress(client):
     assert progress == sorted(progress) and result["turns"]
     turn = result["turns"][1]
     assert set(turn) >= {"ply", "seat", "round", "tokens", "win_before", "win_after", "loss", "mark", "best"}
+    # the preferred line as steps too, for the chart's words: the same tokens
+    for t in result["turns"]:
+        assert [step["token"] for step in t["best_steps"]] == t["best"].split()
     assert result["turns"][1]["win_before"] == result["turns"][0]["win_after"]
     assert result["observer"] == "full"                  # one observer for the whole chart
     assert [s["seat"] for s in result["seats"]] == [1, 2, 3]

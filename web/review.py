@@ -31,11 +31,26 @@ def hints_json(report, state, languages=()) -> dict:
             "iterations": report.iterations}
 
 
-def analysis_json(n_players: int, analyses, observer: int = -1) -> dict:
+def best_steps(start, actions, analyses) -> list:
+    """Each analysed turn's preferred line as steps (views.step_json), played from the
+    position where that turn starts (the game from `start` through `actions`), for the page
+    to say in words."""
+    state, done, out = start.copy(), 0, []
+    for t in sorted(analyses, key=lambda t: t.ply):
+        for action in actions[done:t.ply]:
+            state.apply(action)
+        done = max(done, t.ply)
+        out.append((t.ply, turn_steps(state, t.best)))
+    by_ply = dict(out)
+    return [by_ply[t.ply] for t in analyses]
+
+
+def analysis_json(n_players: int, analyses, observer: int = -1, best_steps_of=None) -> dict:
     """Each analysed turn with every seat's win probability before and after it: "before" is
     the previous analysed turn's "after" (an even share for the first); all from one
     observer ("observer": "full", every hand open, or the seat number of a seat's view); each
-    seat's mistakes, blunders and accuracy."""
+    seat's mistakes, blunders and accuracy. With `best_steps_of` (best_steps), each turn has
+    its preferred line as steps too ("best_steps"), for the chart's words."""
     turns = []
     before = [round(1 / n_players, 4)] * n_players
     for t in analyses:
@@ -44,6 +59,8 @@ def analysis_json(n_players: int, analyses, observer: int = -1) -> dict:
                       "tokens": turn_to_text(t.played), "win_before": before, "win_after": after,
                       "loss": round(t.loss, 4), "accuracy": round(t.accuracy, 1), "mark": t.verdict or None,
                       "best": turn_to_text(t.best), "explanation": t.explanation})
+        if best_steps_of is not None:
+            turns[-1]["best_steps"] = best_steps_of[len(turns) - 1]
         before = after
     seats = [seat_summary(analyses, q) for q in range(n_players)]
     return {"turns": turns, "observer": "full" if observer < 0 else observer + 1,

@@ -6,7 +6,7 @@ import { drawChart } from "../chart.js";
 import { leaveReview, showPosition } from "../game.js";
 import { t, tf } from "../i18n.js";
 import { keyOf } from "../store.js";
-import { expectedScore, reviewPosition, turnSummaryText } from "../words.js";
+import { expectedScore, reviewPosition, turnSummaryText, turnWords } from "../words.js";
 import { seatLabel } from "./panel.js";
 import { drawWords } from "./words.js";
 
@@ -45,7 +45,9 @@ export function createReview() {
         const entry = (view.log || []).find((e) => e.ply === turn.ply);
         return entry && entry.summary ? turnSummaryText(entry.summary) : turn.tokens;
       };
-      drawChart(chart, state.analysis, view.n_players, plyAfter, (ply) => showPosition(ply), describe);
+      const describeBest = (turn) => (turn.best_steps && turn.best_steps.length
+        ? turnWords(turn.best_steps, view).map((word) => word.text).join(t("list separator:, ")) : turn.best);
+      drawChart(chart, state.analysis, view.n_players, plyAfter, (ply) => showPosition(ply), describe, describeBest);
     },
     leave: leaveReview,
   };
