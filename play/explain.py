@@ -7,8 +7,8 @@ taken or lost, gold, seals for the next recruitment, cards played and drawn, par
 contested. Only public information and the seat's own hand are used, so a seat's view
 (`state.view(seat)`) gives the same words as the full state.
 
-    turn_changes(state, actions, seat) -> ["recruits noble 25 (3 VP, INCOME(2))", "+1 gold"]
-    explain(state, actions, seat)      -> "Recruits noble 25 (3 VP, INCOME(2)); +1 gold."
+    turn_changes(state, actions, seat) -> ["recruits noble 25 (3 VP, Income(2))", "+1 gold"]
+    explain(state, actions, seat)      -> "Recruits noble 25 (3 VP, Income(2)); +1 gold."
     explain(state, actions, seat, lang="fr")
                                        -> "Recrute le noble 25 (3 PV, Revenu(2)) ; +1 or."
 
@@ -17,8 +17,9 @@ and what each gives in the first turns (moves, gold, seals, cards, ...), and the
 held so far. `wrap_lines` fits any of these texts to a terminal, breaking only at spaces.
 
 Every piece is a gettext message with named placeholders, English in the code and French and
-Chinese in play/locale (play/i18n.py); `lang` picks the language, and English reads exactly as
-the msgids say. Plurals go through ngettext (French and Chinese count differently).
+Chinese in play/locale (play/i18n.py); `lang` picks the language, and English reads as the
+msgids say, with the pieces named as the board names them (en's labels: "the Mint", "Honour";
+a code such as MINT or HONOUR is notation, never a word for people). Plurals go through ngettext (French and Chinese count differently).
 
 Plain Python: it runs once per hint, not inside a search.
 """
@@ -35,7 +36,7 @@ from engine.constants import (
 from common.words import and_list
 from engine.notation import action_to_token
 
-from .i18n import ROOM_IN_TEXT, translations
+from .i18n import ROOM_IN_TEXT, piece_labels, translations
 
 
 def N_(msgid: str) -> str:
@@ -60,6 +61,8 @@ class _Words:
 
     def __init__(self, lang: str):
         self.t = translations(lang)
+        # English msgids are the codes; the pieces' English names are en's labels
+        self.labels = piece_labels() if lang == "en" else None
 
     def _(self, msgid: str, **values) -> str:
         return self.t.gettext(msgid).format(**values)
@@ -68,12 +71,13 @@ class _Words:
         return self.t.ngettext(singular, plural, n).format(n=n, **values)
 
     def room(self, room: int) -> str:
-        """A room's name inside a sentence (in English its code)."""
-        return self.t.pgettext(ROOM_IN_TEXT, ROOMS[room])
+        """A room's name inside a sentence ("the Mint", "l'Hôtel de la monnaie")."""
+        return (self.t if self.labels is None else self.labels).pgettext(ROOM_IN_TEXT, ROOMS[room])
 
-    def name(self, code: str) -> str:
-        """A room, card or privilege by itself, as the board labels it."""
-        return self.t.gettext(code)
+    def name(self, kind: str, code: str) -> str:
+        """A room, card or privilege (`kind`: "room", "card", "privilege") by itself, as the
+        board labels it ("Honour", "Honneur", never the code HONOUR)."""
+        return self.t.gettext(code) if self.labels is None else self.labels.pgettext(kind, code)
 
     def and_list(self, items) -> str:
         """"A", "A and B", "A, B and C" in this language."""
@@ -86,7 +90,7 @@ class _Words:
 
 
 def _privilege(tile, w: _Words) -> str:
-    name = w.name(PRIVILEGES[tile.privilege])
+    name = w.name("privilege", PRIVILEGES[tile.privilege])
     return f"{name}({tile.amount})" if tile.privilege in (P_INCOME, P_SUPPLY) else name
 
 
@@ -137,7 +141,7 @@ def _room_use(room: int, n: int, bonus: int, w: _Words) -> str:
     if room == GATE:
         return w.ngettext("{n} servant to move up", "{n} servants to move up", n)
     if room == PARADE:
-        return w.ngettext("{n} servant to the GATE a turn", "{n} servants to the GATE a turn",
+        return w.ngettext("{n} servant to the Gate a turn", "{n} servants to the Gate a turn",
                           n + bonus)
     if room == STAIRS:
         return w.ngettext("{n} move a turn", "{n} moves a turn", n + bonus)
@@ -192,17 +196,17 @@ SIDE_PHRASES = {
 # Seals gained, spent on a recruitment, or given up, per seal colour: (singular, plural).
 SEAL_PHRASES = {
     (KING, "gains"): N_plural("gains {n} turquoise seal", "gains {n} turquoise seals"),
-    (KING, "bonus"): N_plural("gains {n} turquoise seal (KING bonus)",
-                              "gains {n} turquoise seals (KING bonus)"),
+    (KING, "bonus"): N_plural("gains {n} turquoise seal (King's Chamber bonus)",
+                              "gains {n} turquoise seals (King's Chamber bonus)"),
     (KING, "spends"): N_plural("spends {n} turquoise seal", "spends {n} turquoise seals"),
     (KING, "gives up"): N_plural("gives up {n} turquoise seal", "gives up {n} turquoise seals"),
     (MADAME, "gains"): N_plural("gains {n} violet seal", "gains {n} violet seals"),
-    (MADAME, "bonus"): N_plural("gains {n} violet seal (MADAME bonus)",
-                                "gains {n} violet seals (MADAME bonus)"),
+    (MADAME, "bonus"): N_plural("gains {n} violet seal (Madame de Pompadour bonus)",
+                                "gains {n} violet seals (Madame de Pompadour bonus)"),
     (MADAME, "spends"): N_plural("spends {n} violet seal", "spends {n} violet seals"),
     (MADAME, "gives up"): N_plural("gives up {n} violet seal", "gives up {n} violet seals"),
 }
-BONUS_TAKEN = {KING: N_("takes the KING bonus"), MADAME: N_("takes the MADAME bonus")}
+BONUS_TAKEN = {KING: N_("takes the King's Chamber bonus"), MADAME: N_("takes the Madame de Pompadour bonus")}
 
 
 def turn_changes(state, actions, seat: int, lang: str = "en") -> list:
@@ -300,7 +304,7 @@ def turn_changes(state, actions, seat: int, lang: str = "en") -> list:
     if played:
         honour_vp, cards = state.options.honour_vp, []
         for c in played:
-            name = w.name(CARDS[c])
+            name = w.name("card", CARDS[c])
             cards.append(w._("{card} (+{vp} VP)", card=name, vp=honour_vp)
                          if c == C_HONOUR and honour_vp else name)
         out.append(w._("plays {cards}", cards=w.comma_list(cards)))
@@ -311,13 +315,13 @@ def turn_changes(state, actions, seat: int, lang: str = "en") -> list:
         out.append(w.ngettext("draws {n} card", "draws {n} cards", drawn))
 
     if gate:
-        out.append(w.ngettext("puts {n} servant on the GATE", "puts {n} servants on the GATE",
+        out.append(w.ngettext("puts {n} servant on the Gate", "puts {n} servants on the Gate",
                               gate))
     for room in bonuses:
         out.append(w._(BONUS_TAKEN[room]))
 
     if not out:
-        moved = [f"{w.name(ROOMS[r])} {d:+d}" for r in range(len(ROOMS))
+        moved = [f"{w.name('room', ROOMS[r])} {d:+d}" for r in range(len(ROOMS))
                  if (d := after.rooms[seat][r] - before.rooms[seat][r])]
         out.append(w._("moves servants ({moves})", moves=w.comma_list(moved)) if moved
                    else w._(NO_CHANGE))
@@ -325,7 +329,7 @@ def turn_changes(state, actions, seat: int, lang: str = "en") -> list:
 
 
 def explain(state, actions, seat: int, lang: str = "en") -> str:
-    """The phrases of turn_changes as one sentence: 'Takes the majority in MINT; +2 gold.'"""
+    """The phrases of turn_changes as one sentence: 'Takes the majority in the Mint; +2 gold.'"""
     w = _Words(lang)
     text = w.t.pgettext("phrase separator", "; ").join(turn_changes(state, actions, seat, lang))
     return w._("{phrases}.", phrases=text[0].upper() + text[1:])

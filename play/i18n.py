@@ -117,3 +117,11 @@ def _translations(lang: str) -> gettext.NullTranslations:
     if lang == "en":
         return gettext.NullTranslations()
     return compile_catalog(read_catalog(catalog_path(lang)))
+
+
+@functools.lru_cache(maxsize=None)
+def piece_labels() -> gettext.GNUTranslations:
+    """en's catalog: the pieces' English names by kind (msgctxt "room", "card", "privilege",
+    ROOM_IN_TEXT), as the board labels them: `piece_labels().pgettext("card", "HONOUR")` ->
+    "Honour". English sentences are their msgids, but a piece's code is not an English word."""
+    return compile_catalog(read_catalog(catalog_path("en")))

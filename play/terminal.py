@@ -295,28 +295,41 @@ class Terminal:
 
     def _play_line(self, seat: int, line: str) -> None:
         """Play the words of a line in order: each a token, or a number in the menu as it
-        stands when that word comes (after the words before it were played)."""
+        stands when that word comes (after the words before it were played). A word that
+        cannot be played stops the line; the words before it stay played, and the error says
+        which they were ("Played 1 (STAIRS-MINT); then 'end' is not legal here: ...")."""
+        played = []                       # the words played so far, with their tokens
+
+        def refuse(message: str) -> None:
+            if played:
+                self.write(f"Played {', '.join(played)}, which stays played; "
+                           f"then {message}")
+            else:
+                self.write(f"Error: {message}")
+
         for i, word in enumerate(line.split(), 1):
             if self.game.over() or self.game.state.is_chance() or self.game.state.to_move != seat:
-                self.write(f"Error: your turn ended before word {i} '{word}'; the rest is ignored")
+                refuse(f"your turn ended before word {i} '{word}': the rest is ignored")
                 return
             legal = self.game.state.legal_actions()
             if word.isdigit():
                 number = int(word)
                 if not 1 <= number <= len(legal):
-                    self.write(f"Error: no action {number} in the menu (1..{len(legal)})"
-                               + (f" at word {i}; the words before it were played" if i > 1 else ""))
+                    refuse(f"no action {number} in the menu (1..{len(legal)})"
+                           + (f" at word {i}" if i > 1 else ""))
                     return
-                self._play(legal[number - 1])
-                continue
-            try:
-                action = token_to_action(word)
-            except NotationError as exc:
-                self.write(f"Error: {exc} (type help for the commands)")
-                return
-            if action not in legal:
-                self.write(f"Error: '{word}' is not legal here; see the menu")
-                return
+                action = legal[number - 1]
+            else:
+                try:
+                    action = token_to_action(word)
+                except NotationError as exc:
+                    refuse(f"{exc} (type help for the commands)")
+                    return
+                if action not in legal:
+                    refuse(f"'{word}' is not legal here: see the menu")
+                    return
+            token = action_to_token(action)
+            played.append(word if word == token else f"{word} ({token})")
             self._play(action)
 
     def _play(self, action: int) -> None:

@@ -11,11 +11,14 @@ Seat 1 (index 0) plays; tile n is stored at index n - 1 (tile 25: 4 gold, 2 turq
 INCOME(2); tile 3: 5 gold, 3 VP).
 """
 
+import re
+
 import pytest
 
 from engine.constants import (
-    A_CONTINUE, A_DECLINE, A_END, A_TAKE, BACKDOOR, CARDINAL, C_GOLD, C_GUARDS, C_HONOUR,
-    C_INTRIGUE, C_MOVES, KING, MADAME, MINT, OFFICE, PARADE, STAIRS, S_WINDOW1, S_WINDOW2,
+    A_CONTINUE, A_DECLINE, A_END, A_TAKE, BACKDOOR, CARDINAL, CARDS, C_GOLD, C_GUARDS, C_HONOUR,
+    C_INTRIGUE, C_MOVES, KING, MADAME, MINT, OFFICE, PARADE, PRIVILEGES, ROOMS, STAIRS,
+    S_WINDOW1, S_WINDOW2,
     S_WINDOW4,
 )
 from engine.notation import parse_turn
@@ -47,10 +50,10 @@ def test_a_recruitment_names_the_tile_its_vp_and_privilege(impl):
     s = position(impl, rooms={0: {OFFICE: 1, KING: 2}}, gold={0: 5}, tiles={"c3": T25},
                  stage=S_WINDOW4)
     out = words(s, [A_CONTINUE, recruit("c3")])
-    assert out[0] == "recruits noble 25 (3 VP, INCOME(2))"
+    assert out[0] == "recruits noble 25 (3 VP, Income(2))"
     assert "spends 4 gold" in out
     assert "spends 2 turquoise seals" in out
-    assert "loses the majority in KING" in out          # the seals were its two KING servants
+    assert "loses the majority in the King's Chamber" in out    # the seals were its two KING servants
     assert not has(out, "side of the park")             # c3 is not on the border
 
 
@@ -58,7 +61,7 @@ def test_two_recruitments_add_their_vp_and_skip_no_privilege(impl):
     s = position(impl, rooms={0: {OFFICE: 2, KING: 2}}, gold={0: 9},
                  tiles={"c3": T25, "d3": T3}, stage=S_WINDOW4)
     out = words(s, [A_CONTINUE, recruit("d3"), recruit("c3")])
-    assert out[0] == "recruits nobles 3 and 25 (6 VP, INCOME(2))"   # in the order recruited
+    assert out[0] == "recruits nobles 3 and 25 (6 VP, Income(2))"   # in the order recruited
     assert "spends 9 gold" in out
     out = words(s, [A_CONTINUE, recruit("d3"), A_END])
     assert out[0] == "recruits noble 3 (3 VP)"                       # NONE is not named
@@ -79,13 +82,13 @@ def test_a_majority_taken_names_who_held_it(impl):
     # STAIRS 3/3 (3 moves), MINT 0/1: two servants to MINT take it from seat 2.
     s = position(impl, rooms={0: {STAIRS: 3}, 1: {STAIRS: 3, MINT: 1}}, stage=S_WINDOW2)
     out = words(s, [A_CONTINUE, move(STAIRS, MINT), move(STAIRS, MINT), A_END])
-    assert "takes the majority in MINT from seat 2" in out
-    assert "hands seat 2 the majority in STAIRS" in out   # 1 against 3 left behind
+    assert "takes the majority in the Mint from seat 2" in out
+    assert "hands seat 2 the majority in the Stairway" in out   # 1 against 3 left behind
     assert not has(out, "loses")
     # One servant only draws level: nobody has the majority in a tie without the Cardinal.
     out = words(s, [A_CONTINUE, move(STAIRS, MINT), A_END])
-    assert "draws level in MINT (1 each)" in out
-    assert "breaks seat 2's majority in MINT" in out
+    assert "draws level in the Mint (1 each)" in out
+    assert "breaks seat 2's majority in the Mint" in out
     assert not has(out, "takes the majority")
 
 
@@ -93,7 +96,7 @@ def test_a_majority_lost(impl):
     # MINT 2/1: one servant away leaves a tie, and nobody has the Cardinal.
     s = position(impl, rooms={0: {STAIRS: 1, MINT: 2}, 1: {MINT: 1}}, stage=S_WINDOW2)
     out = words(s, [A_CONTINUE, move(MINT, STAIRS), A_END])
-    assert out == ["loses the majority in MINT"]
+    assert out == ["loses the majority in the Mint"]
     # With the Cardinal the tie is still his: nothing lost.
     s = position(impl, rooms={0: {STAIRS: 1, MINT: 2, CARDINAL: 1}, 1: {MINT: 1}},
                  stage=S_WINDOW2)
@@ -111,7 +114,7 @@ def test_an_intrigue_wins_ties_this_turn_only(impl):
     s = position(impl, rooms={0: {MINT: 1}, 1: {MINT: 1}},
                  hands={0: {C_INTRIGUE: 1, C_HONOUR: 1}}, stage=S_WINDOW1)
     out = words(s, [play(C_INTRIGUE), A_CONTINUE, A_CONTINUE, A_CONTINUE])
-    assert out == ["+2 gold", "plays INTRIGUE"]
+    assert out == ["+2 gold", "plays Intrigue"]
 
 
 def test_a_turn_stopped_at_a_bonus_only_the_intrigue_gives_is_explained(impl):
@@ -120,7 +123,7 @@ def test_a_turn_stopped_at_a_bonus_only_the_intrigue_gives_is_explained(impl):
     s = position(impl, rooms={0: {KING: 1}, 1: {KING: 1}},
                  hands={0: {C_INTRIGUE: 1, C_HONOUR: 1}}, stage=S_WINDOW1)
     out = words(s, [play(C_INTRIGUE), A_CONTINUE, A_CONTINUE, A_CONTINUE])
-    assert out == ["plays INTRIGUE"]
+    assert out == ["plays Intrigue"]
 
 
 # ------------------------------------------------------------------------- gold and seals
@@ -134,7 +137,7 @@ def test_gold_is_the_net_change(impl):
     s = position(impl, rooms={0: {OFFICE: 1}}, gold={0: 5}, tiles={"c3": T3},
                  hands={0: {C_GOLD: 1, C_HONOUR: 1}}, stage=S_WINDOW4)
     out = words(s, [play(C_GOLD), A_CONTINUE, recruit("c3")])
-    assert "spends 2 gold" in out and "plays GOLD" in out
+    assert "spends 2 gold" in out and "plays Treasury" in out
 
 
 def test_seals_and_the_king_bonus(impl):
@@ -142,21 +145,21 @@ def test_seals_and_the_king_bonus(impl):
     s = position(impl, rooms={0: {KING: 1, MADAME: 1}}, stage=S_WINDOW1)
     turn = [A_CONTINUE, A_CONTINUE, A_CONTINUE, A_TAKE, A_DECLINE]
     out = words(s, turn)
-    assert "gains 1 turquoise seal (KING bonus)" in out
+    assert "gains 1 turquoise seal (King's Chamber bonus)" in out
     assert not has(out, "violet")
     out = words(s, [A_CONTINUE, A_CONTINUE, A_CONTINUE, A_DECLINE, A_TAKE])
-    assert "gains 1 violet seal (MADAME bonus)" in out and not has(out, "turquoise")
+    assert "gains 1 violet seal (Madame de Pompadour bonus)" in out and not has(out, "turquoise")
     # Moving out of KING gives a seal up (nothing recruited with it).
     s = position(impl, rooms={0: {KING: 1, STAIRS: 1}}, stage=S_WINDOW2)
     out = words(s, [A_CONTINUE, move(KING, STAIRS), A_END])
-    assert out == ["loses the majority in KING", "gives up 1 turquoise seal"]
+    assert out == ["loses the majority in the King's Chamber", "gives up 1 turquoise seal"]
 
 
 def test_moves_that_change_nothing_else_are_listed(impl):
     # MINT 1/2, BACKDOOR 0/0: no majority moves, no seal, no gold, no card yet.
     s = position(impl, rooms={0: {MINT: 1, STAIRS: 1}, 1: {MINT: 2}}, stage=S_WINDOW2)
     out = words(s, [A_CONTINUE, move(MINT, BACKDOOR), A_END])
-    assert out == ["moves servants (MINT -1, BACKDOOR +1)"]
+    assert out == ["moves servants (Mint -1, Back Door +1)"]
 
 
 # ---------------------------------------------------------------------------------- cards
@@ -165,9 +168,9 @@ def test_cards_played_are_named(impl):
     s = position(impl, rooms={0: {PARADE: 1}}, hands={0: {C_GUARDS: 1, C_HONOUR: 1}, **HIDDEN},
                  stage=S_WINDOW1)
     out = words(s, [play(C_GUARDS), A_CONTINUE, gate(3)])
-    assert out == ["plays GUARDS", "puts 3 servants on the GATE"]
+    assert out == ["plays Guards", "puts 3 servants on the Gate"]
     out = words(s, [play(C_GUARDS), play(C_HONOUR), gate(1)])
-    assert "plays GUARDS, HONOUR (+3 VP)" in out
+    assert "plays Guards, Honour (+3 VP)" in out
     out = words(s, [A_CONTINUE, gate(1)])
     assert not has(out, "plays")
 
@@ -213,8 +216,8 @@ def test_explain_is_one_sentence():
     s = position(State, rooms={0: {OFFICE: 1, KING: 2}}, gold={0: 5}, tiles={"c3": T25},
                  stage=S_WINDOW4)
     assert explain(s, [A_CONTINUE, recruit("c3")], 0) == (
-        "Recruits noble 25 (3 VP, INCOME(2)); loses the majority in KING; spends 4 gold; "
-        "spends 2 turquoise seals.")
+        "Recruits noble 25 (3 VP, Income(2)); loses the majority in the King's Chamber; "
+        "spends 4 gold; spends 2 turquoise seals.")
 
 
 def test_the_state_is_not_changed():
@@ -262,3 +265,30 @@ def test_random_turns_read_the_same_on_the_view(seed):
     assert out and all(isinstance(p, str) and p for p in out)
     assert turn_changes(start.view(seat), turn, seat) == out
     assert start.snapshot() == before
+
+
+CODES = re.compile(r"\b(" + "|".join(sorted({*ROOMS, *CARDS, *PRIVILEGES}, key=len, reverse=True))
+                   + r")\b")
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_english_names_the_pieces_never_their_codes(seed):
+    """Every turn of random games, setup included: no room, card or privilege code (HONOUR,
+    MINT, MADAMESEAL, TURQUOISE) in the English words; the board's names instead."""
+    rng = Rng(seed)
+    s = State.new_game(2 + seed % 3, seed=seed)
+    said = []
+    while not s.is_terminal() and s.round < 12:
+        if s.is_chance():
+            s.apply(random_action(s, rng))
+            continue
+        seat, start, turn = s.to_move, s.copy(), []
+        while (not s.is_terminal() and not s.is_chance()
+               and (s.round, s.to_move) == (start.round, seat)):
+            turn.append(random_action(s, rng))
+            s.apply(turn[-1])
+        text = explain(start, turn, seat)
+        assert not CODES.search(text), text
+        said.append(text)
+    words = " ".join(said)
+    assert len(said) > 15 and "Places " in words and "plays " in words and "the " in words

@@ -344,17 +344,19 @@ def test_a_setup_hint_is_explained_in_setup_terms():
     from engine.notation import parse_turn
     from engine.state import State
     from play.explain import explain
+    from play.i18n import ROOM_IN_TEXT, piece_labels
     state = State.new_game(2, seed=4)
     assert explain(state, parse_turn("BACKDOOR CARDINAL BACKDOOR STAIRS STAIRS"), 0) == (
-        "Places 2 in STAIRS (6 moves a turn), 2 in BACKDOOR (2 cards drawn a turn) and 1 in "
-        "CARDINAL (wins tied majorities); majority in PARADE and STAIRS so far (later seats "
-        "still place).")
+        "Places 2 in the Stairway (6 moves a turn), 2 in the Back Door (2 cards drawn a turn) "
+        "and 1 in the Cardinal (wins tied majorities); majority in the Parade Ground and the "
+        "Stairway so far (later seats still place).")
     data = json.loads(CliRunner().invoke(palais, ["hint", _setup_position(), "--iterations", "800",
                                                   "--json"]).output)
     for hint in data["hints"]:
         assert hint["explanation"].startswith("Places ")
         for room in set(hint["turn"].split()):
-            assert f"in {room} (" in hint["explanation"]
+            name = piece_labels().pgettext(ROOM_IN_TEXT, room)     # "the Stairway"
+            assert f"in {name} (" in hint["explanation"] and room not in hint["explanation"]
 
 
 @pytest.mark.slow

@@ -536,3 +536,22 @@ def test_a_secret_is_taken_from_a_file_or_standard_input_never_from_the_command_
     assert games[0] == games[1] and '[DrawSecret "' + "ab" * 32 + '"]' in games[0]
     bad = CliRunner().invoke(palais, ["play", "--secret-file", "-"], input="not hex\n")
     assert bad.exit_code != 0 and "standard input: expected 32 to 128 hex digits" in bad.output
+
+
+def test_a_line_stopped_by_a_word_says_the_words_before_it_stay_played():
+    """`1 end` in the setup: the 1 is played; 'end' is refused, and the message says that
+    the 1 was played and stays played (issue 39 item 8)."""
+    game = PlayGame.new(2, seed=3, names=["ann", "bob"])
+    menu = game.state.legal_actions()
+    terminal, out = _scripted(game, [None, None], ["1 end", "quit"])
+    assert terminal.run() == 1
+    first = action_to_token(menu[0])
+    said = [line for line in out if line.startswith("Played ")]
+    assert said == [f"Played 1 ({first}), which stays played; then 'end' is not legal here: "
+                    "see the menu"]
+    assert game.actions[:1] == [menu[0]]
+    # a first word refused is a plain error, nothing played
+    game = PlayGame.new(2, seed=3, names=["ann", "bob"])
+    terminal, out = _scripted(game, [None, None], ["end 1", "quit"])
+    assert terminal.run() == 1
+    assert "Error: 'end' is not legal here: see the menu" in out and game.actions == []

@@ -8,6 +8,8 @@ set to a folder, the docs' docs/web-board-*.png).
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from test_web_browser import docs_shot, new_game
@@ -129,6 +131,11 @@ def test_instant_plays_nothing_and_still_highlights(tmp_path):
         assert not driver.errors, driver.errors
 
 
+# name and effect in a <title>, as each language writes it ("{name}: {help}", "{name} : {help}",
+# "{name}：{help}")
+TIP_SEPARATOR = re.compile(r" ?[:：] ?")
+
+
 def titles(page, selector: str) -> dict:
     return dict(page.eval_on_selector_all(
         selector, "nodes => nodes.map(n => [n.dataset.room || n.dataset.card || n.dataset.privilege, "
@@ -160,7 +167,7 @@ def test_every_room_card_and_privilege_is_explained_in_three_languages(tmp_path)
             assert set(got["room"]) == rooms and set(got["card"]) == cards and set(got["privilege"]) == privileges
             for kind, found in got.items():
                 for code, title in found.items():
-                    name, _, help_ = title.partition(": ")
+                    name, help_ = (TIP_SEPARATOR.split(title, maxsplit=1) + [""])[:2]
                     assert name and help_, (lang, kind, code, title)      # a name and an effect
                     assert code not in name, (lang, kind, code, title)    # words, not the code
             seen[lang] = got
@@ -168,7 +175,7 @@ def test_every_room_card_and_privilege_is_explained_in_three_languages(tmp_path)
             page.hover('#board .room[data-room="MINT"] .room-name')
             page.wait_for_selector(".board-tip:not([hidden])")
             tip = page.inner_text(".board-tip")
-            assert tip.split("\n")[0] == seen[lang]["room"]["MINT"].partition(": ")[0]
+            assert tip.split("\n")[0] == TIP_SEPARATOR.split(seen[lang]["room"]["MINT"], maxsplit=1)[0]
             driver.shot(f"tooltip-{lang}")
             if lang == "en":
                 docs_shot(driver, "web-board-tooltip.png")

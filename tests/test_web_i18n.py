@@ -209,8 +209,8 @@ def test_negotiate(header, lang):
 def test_a_recruitment_in_french_and_chinese(impl):
     s, turn = _recruit_25(impl)
     assert explain(s, turn, 0) == (
-        "Recruits noble 25 (3 VP, INCOME(2)); loses the majority in KING; spends 4 gold; "
-        "spends 2 turquoise seals.")
+        "Recruits noble 25 (3 VP, Income(2)); loses the majority in the King's Chamber; "
+        "spends 4 gold; spends 2 turquoise seals.")
     assert explain(s, turn, 0, lang="fr") == (
         "Recrute le noble 25 (3 PV, Revenu(2)) ; perd la majorité dans le Cabinet du Roi ; "
         "dépense 4 or ; dépense 2 sceaux turquoise.")

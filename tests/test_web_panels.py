@@ -264,9 +264,7 @@ def test_the_log_reads_in_words_that_match_the_notation_and_the_analysis_board(t
                 for name in step_names(step, names):
                     assert name in text, (token, name, text)
         assert not page.is_visible("#log .tokens")                   # notation behind the switch
-        driver.shot("log-in-words")
-        if lang == "en":
-            docs_shot(driver, "web-log-words.png")
+        driver.shot("log-in-words")          # (docs/web-log-grouped.png: test_web_words_browser.py)
         page.check("#notation-switch")
         assert page.is_visible("#log li >> nth=0 >> .tokens")
         assert page.inner_text("#log li >> nth=0 >> .tokens") == view["log"][0]["tokens"]

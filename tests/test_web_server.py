@@ -192,7 +192,9 @@ def test_a_legal_action_is_played_and_an_illegal_one_refused_with_the_legal_list
     view = r.json()
     assert view["ply"] == 1 and view["log"][0] == {
         "ply": 0, "seat": 1, "round": 0, "tokens": legal[0],
-        "steps": [{"token": legal[0], "kind": "room", "room": legal[0], "stage": "SETUP"}]}
+        "steps": [{"token": legal[0], "kind": "room", "room": legal[0], "stage": "SETUP"}],
+        "summary": {"placed": [{"room": legal[0], "n": 1}], "recruited": [], "played": [], "moves": 0, "gate": 0, "bonuses": [],
+                    "gold": 0, "drawn": 0, "honour_vp": 3}}
 
 
 def test_passing_is_shown_when_the_decision_goes_to_another_person(client):
@@ -1055,6 +1057,11 @@ def test_hints_are_explained_in_the_language_asked(client):
     english, french = (client.post(f"/api/games/{game}/hint", headers=as_seat(game, 1), json={"top": 1, "lang": lang})
                        .json()["hints"][0] for lang in ("en", "fr"))
     assert english["turn"] == french["turn"] and english["explanation"] != french["explanation"]
+    # every language's words come along, so the page redraws a hint shown in another
+    assert french["explanations"] == english["explanations"]
+    assert english["explanations"]["en"] == english["explanation"]
+    assert english["explanations"]["fr"] == french["explanation"]
+    assert set(english["explanations"]) == {"en", "fr", "zh"}
     r = client.post(f"/api/games/{game}/hint", headers=as_seat(game, 1), json={"lang": "de"})
     assert r.status_code == 400 and r.json()["error"].startswith("lang: ")
 
@@ -1092,6 +1099,9 @@ def test_an_uploaded_finished_game_is_analysed_with_progress(client):
     assert progress == sorted(progress) and result["turns"]
     turn = result["turns"][1]
     assert set(turn) >= {"ply", "seat", "round", "tokens", "win_before", "win_after", "loss", "mark", "best"}
+    # the preferred line as steps too, for the chart's words: the same tokens
+    for t in result["turns"]:
+        assert [step["token"] for step in t["best_steps"]] == t["best"].split()
     assert result["turns"][1]["win_before"] == result["turns"][0]["win_after"]
     assert result["observer"] == "full"                  # one observer for the whole chart
     assert [s["seat"] for s in result["seats"]] == [1, 2, 3]

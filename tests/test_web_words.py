@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -359,3 +360,105 @@ def test_the_levels_are_the_measured_ones_docs_web_md_gives():
         assert f"`{level.player}`" in row and f"| {budget} |" in row, row
     assert [level.id for level in LEVELS if level.default] == ["club"]
     assert "620 games" in table
+
+
+# ---- the log's one line per turn (web/turn_summary.py) --------------------------------------
+
+def test_each_logged_turn_carries_what_it_changed_and_every_seat_reads_the_same(client):
+    game, view = _play_to_end(client)
+    log = view["log"]
+    spectator = client.get(f"/api/games/{game}/view").json()["log"]
+    assert [e["summary"] for e in spectator] == [e["summary"] for e in log]   # public facts only
+    gold = {1: 0, 2: 0}
+    for entry in log:
+        s, steps = entry["summary"], entry["steps"]
+        assert s["played"] == [x["card"] for x in steps if x["kind"] == "play"]
+        assert s["moves"] == sum(x["kind"] == "move" for x in steps)
+        assert s["gate"] == sum(x.get("count", 0) for x in steps if x["kind"] == "gate")
+        assert s["drawn"] == sum(x["kind"] == "draw" for x in steps)
+        assert [t["number"] for t in s["recruited"]] == [x["tile"]["number"] for x in steps
+                                                          if x["kind"] == "recruit"]
+        assert s["bonuses"] == [x["bonus"] for x in steps if x["kind"] == "take"]
+        assert s["honour_vp"] == 3
+        rooms = [x["room"] for x in steps if x["kind"] == "room" and x["stage"] == "SETUP"]
+        assert s["placed"] == [{"room": r, "n": rooms.count(r)} for r in dict.fromkeys(rooms)]
+        gold[entry["seat"]] += s["gold"]
+    start_gold = State.new_game(2).snapshot().gold      # the same for every seed
+    assert [start_gold[q] + gold[q + 1] for q in range(2)] == [p["gold"] for p in view["players"]]
+    assert any(e["summary"]["moves"] > 1 for e in log)
+    assert any(e["summary"]["gold"] for e in log)
+
+
+def test_a_turn_summary_counts_each_kind_of_step():
+    from web.turn_summary import turn_summary
+    s = State.new_game(2, seed=1)
+    before = s.snapshot()
+    after = s.snapshot()
+    after.gold[0] += 2
+    steps = [{"kind": "gate", "count": 2}, {"kind": "move"}, {"kind": "move"},
+             {"kind": "play", "card": "HONOUR"}, {"kind": "continue"}, {"kind": "continue"},
+             {"kind": "recruit", "tile": {"number": 25, "vp": 3}}, {"kind": "take", "bonus": "KING"},
+             {"kind": "draw", "card": None}]
+    assert turn_summary(before, after, 0, steps, 3) == {
+        "placed": [], "recruited": [{"number": 25, "vp": 3}], "played": ["HONOUR"], "moves": 2, "gate": 2,
+        "bonuses": ["KING"], "gold": 2, "drawn": 1, "honour_vp": 3}
+
+
+WORDS_SCRIPT = r"""
+globalThis.document = { documentElement: {} };
+globalThis.localStorage = { getItem: () => null, setItem: () => {} };
+const [static_, tablesPath] = process.argv.slice(2);
+const i18n = await import(static_ + "/i18n.js");
+const words = await import(static_ + "/words.js");
+const tables = JSON.parse((await import("fs")).readFileSync(tablesPath, "utf8"));
+const names = { names: ["Ann", "Bob"], seat_labels: [{}, {}] };
+const turn = (round, seat, n) => ({ round, seat, steps: new Array(n).fill({}) });
+const out = {};
+for (const lang of Object.keys(tables)) {
+  await i18n.setLanguage(lang, async () => tables[lang]);
+  out[lang] = {
+    summary: words.turnSummaryText({ recruited: [{ number: 25, vp: 3 }], played: ["HONOUR", "LETTER"],
+      gate: 2, moves: 3, bonuses: ["KING"], gold: -4, drawn: 1, honour_vp: 3 }),
+    setup: words.turnSummaryText({ placed: [{ room: "BACKDOOR", n: 2 }, { room: "MINT", n: 1 }] }),
+    quiet: words.turnSummaryText({ recruited: [], played: [], gate: 0, moves: 0, bonuses: [], gold: 0, drawn: 0 }),
+    // after the last turn of round 10 (round 11 has begun) and after a turn inside round 10
+    roundEnd: [words.reviewRound({ ...names, round: 11, log: [turn(10, 2, 5)] }),
+               words.reviewPosition({ ...names, round: 11, to_move: 1, log: [turn(10, 2, 5)] })],
+    roundMid: [words.reviewRound({ ...names, round: 10, log: [turn(10, 1, 5)] }),
+               words.reviewPosition({ ...names, round: 10, to_move: 2, log: [turn(10, 1, 5)] })],
+    // the analysis board from the live position, two decisions into Bob's turn
+    inside: words.reviewPosition({ ...names, round: 10, to_move: 2, log: [turn(10, 1, 5), turn(10, 2, 2)] }),
+  };
+}
+console.log(JSON.stringify(out));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_the_logs_turn_line_and_the_review_speak_rounds_and_names_in_three_languages(tmp_path):
+    tables = {lang: web.i18n.catalog_json(lang) for lang in ("en", "fr", "zh")}
+    (tmp_path / "tables.json").write_text(json.dumps(tables), encoding="utf-8")
+    script = tmp_path / "run.mjs"
+    script.write_text(WORDS_SCRIPT, encoding="utf-8")
+    r = subprocess.run(["node", str(script), STATIC.as_uri(), str(tmp_path / "tables.json")],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    en, fr, zh = out["en"], out["fr"], out["zh"]
+    assert en["summary"] == ("Recruits noble 25 (3 VP); plays Honour (+3 VP), Letter of introduction; "
+                             "puts 2 servants on the Gate; moves 3 servants; takes the King's "
+                             "Chamber bonus; spends 4 gold; draws 1 card")
+    assert fr["summary"].startswith("Recrute le noble 25 (3 PV) ; joue Honneur (+3 PV), Lettre de "
+                                    "recommandation ; ")
+    assert "déplace 3 serviteurs" in fr["summary"] and "移动3个仆人" in zh["summary"]
+    assert en["quiet"] == "No change on the board"
+    assert en["setup"] == "Places 2 in the Back Door and 1 in the Mint"
+    assert fr["setup"] == "Place 2 dans la Porte de service et 1 dans l'Hôtel de la monnaie"
+    for lang in out.values():                       # no code of a piece in any language
+        assert not re.search(r"\b(HONOUR|LETTER|KING|GATE)\b", lang["summary"])
+    assert en["roundEnd"] == ["Round 11 begins", "Round 10: after the turn of Bob (seat B)"]
+    assert en["roundMid"] == ["Round 10", "Round 10: after the turn of Ann (seat A)"]
+    assert en["inside"] == "Round 10, turn of Bob (seat B): decision 3"
+    assert fr["roundEnd"] == ["Début de la manche 11", "Manche 10 : après le tour de Bob (siège B)"]
+    assert fr["inside"] == "Manche 10, tour de Bob (siège B) : décision 3"
+    assert zh["roundEnd"][0] == "第11轮开始" and zh["inside"].startswith("第10轮，Bob（座位B）的回合")

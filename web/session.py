@@ -26,7 +26,7 @@ from search.factory import make_player
 from search.turns import choose_turn
 
 from .engine_seat import KeptSeat
-from .review import analysis_json
+from .review import analysis_json, best_steps
 from .views import build_view, seat_labels, seat_number
 
 RESIGNED_PLAYER = "greedy"       # who plays a resigned seat's decisions (docs/web.md)
@@ -620,7 +620,8 @@ class GameSession:
             if self.closed:
                 raise _Closed()
             analyses = analyse_game(rec, start, analyser, on_turn=progress, processes=processes)
-            result = analysis_json(rec.n_players, analyses, rec.observer)
+            result = analysis_json(rec.n_players, analyses, rec.observer,
+                                   best_steps(start, rec.actions, analyses))
         except _Closed:
             return
         except PalaisError as exc:

@@ -22,6 +22,9 @@ from engine.notation import action_to_token
 from engine.scoring import breakdown
 from engine.views import seen_by
 
+from .turn_summary import turn_summary
+
+
 def seat_number(q) -> int:
     """A 0-based seat (None: none) as the JSON numbers it: 1..n, 0 for none."""
     return 0 if q is None else q + 1
@@ -96,23 +99,28 @@ def turn_steps(state, actions) -> list:
 def turn_log(start, actions, drawers, seat, reveal: bool = False) -> list:
     """The turns so far, one entry per turn as a record writes its lines (a new turn when the
     round or the seat to move changes), with tokens as `seat` may see them (every draw with
-    `reveal`) and each token's step (step_json)."""
+    `reveal`), each token's step (step_json) and what the turn changed (web.turn_summary:
+    the log's one line per turn)."""
     if reveal:
         tokens = [action_to_token(a) for a in actions]
     else:
         tokens = seen_by(-1 if seat is None else seat, zip(actions, drawers))
     state = start.copy()
-    log = []
+    log, befores = [], []
     for ply, (action, token) in enumerate(zip(actions, tokens)):
         label = (state.round, state.to_move)
         if not log or (log[-1]["round"], log[-1]["seat"] - 1) != label:
             log.append({"ply": ply, "seat": seat_number(state.to_move), "round": state.round,
                         "tokens": [], "steps": []})
+            befores.append(state.snapshot())
         log[-1]["tokens"].append(token)
         log[-1]["steps"].append(step_json(state, action, token))
         state.apply(action)
-    for turn in log:
+    afters = befores[1:] + [state.snapshot()]
+    for turn, before, after in zip(log, befores, afters):
         turn["tokens"] = " ".join(turn["tokens"])
+        turn["summary"] = turn_summary(before, after, turn["seat"] - 1, turn["steps"],
+                                       start.options.honour_vp)
     return log
 
 

@@ -137,7 +137,7 @@ def routes(server: Server) -> list:
         with session.hint_state(access.seat) as state:
             report = await run_in_threadpool(find_hints, state, SearchLimits(iterations=iterations),
                                              top=top, seed=session.seed, lang=lang)
-            hints = hints_json(report, state)
+            hints = hints_json(report, state, config.languages)
         return JSONResponse(hints)
 
     async def hello(websocket: WebSocket):

@@ -18,8 +18,11 @@ function el(name, attrs, parent, text = null) {
   return node;
 }
 
-// plyAfter(i) gives the position to jump to for turn i; onPick(ply) is called on a click.
-export function drawChart(svg, analysis, nPlayers, plyAfter, onPick) {
+// plyAfter(i) gives the position to jump to for turn i; onPick(ply) is called on a click;
+// describe(turn) and describeBest(turn) say the turn played and the engine's preferred one in
+// a point's tooltip (their notation unless told).
+export function drawChart(svg, analysis, nPlayers, plyAfter, onPick, describe = (turn) => turn.tokens,
+  describeBest = (turn) => turn.best) {
   while (svg.firstChild) svg.removeChild(svg.firstChild);
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.setAttribute("role", "img");
@@ -65,9 +68,10 @@ export function drawChart(svg, analysis, nPlayers, plyAfter, onPick) {
     const x = xOf(i);
     const y = yOf(turn.win_after[seat]);
     const g = el("g", { class: "chart-point", tabindex: "0", role: "button", "data-index": i, "data-ply": plyAfter(i) }, svg);
-    const label = tf("Round {round}, seat {letter}: {tokens}", { round: turn.round, letter: SEAT_LETTERS[seat], tokens: turn.tokens });
+    const label = tf("Round {round}, seat {letter}: {tokens}", { round: turn.round, letter: SEAT_LETTERS[seat], tokens: describe(turn) });
     const markText = turn.mark === "blunder" ? t("blunder") : turn.mark === "mistake" ? t("mistake") : "";
-    const best = turn.best && turn.best !== turn.tokens ? ` (${markText ? `${markText}; ` : ""}${t("best")}: ${turn.best})` : markText ? ` (${markText})` : "";
+    const bestText = describeBest(turn);
+    const best = turn.best && turn.best !== turn.tokens ? ` (${markText ? `${markText}; ` : ""}${t("best")}: ${bestText})` : markText ? ` (${markText})` : "";
     el("title", {}, g, label + best);
     el("circle", { cx: x, cy: y, r: 7, class: "chart-hit" }, g);
     el("circle", { cx: x, cy: y, r: turn.mark ? 5 : 2.5, fill: SEAT_COLOURS[seat], class: turn.mark ? `chart-mark ${turn.mark}` : "chart-dot" }, g);

@@ -391,7 +391,9 @@ export async function analyse() {
 async function exploreLine(from, line) {
   const answer = await api.explore(state.gameId, keyOf(state.seat), from, line);
   if (hooks.board) hooks.board.showHints(null);
-  update({ explore: { from, line, view: answer.view, evaluation: answer.evaluation }, selectedFrom: null });
+  // origin: the position the line starts from, for its words (rounds and turns, not a ply)
+  const origin = state.explore ? state.explore.origin : (state.review ? state.review.view : state.view);
+  update({ explore: { from, origin, line, view: answer.view, evaluation: answer.evaluation }, selectedFrom: null });
 }
 
 export async function startExplore() {

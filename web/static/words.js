@@ -142,11 +142,77 @@ export function passDeviceButton(seat) {
   return tf("I am seat {letter}", { letter: seatLetter(seat) });
 }
 
-// Where a reviewed position stands, in rounds and seats rather than a count of actions.
+// Where a position stands, in rounds, turns and decisions rather than a count of actions:
+// after a whole turn (a reviewed position), or inside one (the analysis board can start
+// from the live position: "Round 10, turn of Ann (seat B): decision 3").
 export function reviewPosition(view) {
-  const last = (view.log || [])[view.log.length - 1];
+  const log = view.log || [];
+  const last = log[log.length - 1];
   if (!last) return t("Position at the start of the game");
   const values = { name: seatName(view, last.seat), letter: seatLetter(last.seat), round: last.round };
+  if (!view.over && last.round === view.round && last.seat === view.to_move && last.round > 0) {
+    return tf("Round {round}, turn of {name} (seat {letter}): decision {n}", { ...values, n: last.steps.length + 1 });
+  }
   if (last.round === 0) return tf("Setup: after a placement by {name} (seat {letter})", values);
   return tf("Round {round}: after the turn of {name} (seat {letter})", values);
+}
+
+// The review's header: the round of the reviewed position, said so that it agrees with the
+// position's line below it (after the last turn of round 10, "Round 11 begins", not a bare
+// "Round 11" over "Round 10: after the turn of ...").
+export function reviewRound(view) {
+  if (!view.round) return t("Setup");
+  const last = (view.log || [])[(view.log || []).length - 1];
+  if (last && last.round < view.round) return tf("Round {n} begins", { n: view.round });
+  return tf("Round {n}", { n: view.round });
+}
+
+// The bonus a KING / MADAME "take" gives, by room: the game's own phrase.
+const BONUS_TAKEN = { KING: "takes the King's Chamber bonus", MADAME: "takes the Madame de Pompadour bonus" };
+
+// What a turn changed (a log entry's `summary`, web/turn_summary.py) in one line: servants
+// placed in the setup, nobles
+// recruited with their VP, cards played, servants put on the Gate and moved, bonuses taken,
+// gold, cards drawn; "No change on the board" when none of these. The game's phrases where
+// they exist (play/locale), so the log says what the hints say.
+export function turnSummaryText(summary) {
+  const parts = [];
+  const s = summary || {};
+  const list = (items) => joinList(items);
+  const placed = s.placed || [];
+  if (placed.length) {
+    const placements = placed.map(placementText);
+    parts.push(tf("places {placements}", { placements: list(placements) }));
+  }
+  const recruited = s.recruited || [];
+  if (recruited.length) {
+    const vp = recruited.reduce((sum, tile) => sum + tile.vp, 0);
+    parts.push(tn("recruits noble {numbers} ({extras})", "recruits nobles {numbers} ({extras})", recruited.length,
+      { numbers: list(recruited.map((tile) => String(tile.number))), extras: tf("{vp} VP", { vp: formatNumber(vp) }) }));
+  }
+  if ((s.played || []).length) {
+    const cards = s.played.map((card) => (card === "HONOUR" && s.honour_vp
+      ? tf("{card} (+{vp} VP)", { card: pieceName("card", card), vp: formatNumber(s.honour_vp) })
+      : pieceName("card", card)));
+    parts.push(tf("plays {cards}", { cards: cards.join(t("list separator:, ")) }));
+  }
+  if (s.gate) parts.push(tn("puts {n} servant on the Gate", "puts {n} servants on the Gate", s.gate));
+  if (s.moves) parts.push(tn("moves {n} servant", "moves {n} servants", s.moves));
+  for (const room of s.bonuses || []) if (BONUS_TAKEN[room]) parts.push(t(BONUS_TAKEN[room]));
+  if (s.gold > 0) parts.push(tf("+{n} gold", { n: formatNumber(s.gold) }));
+  if (s.gold < 0) parts.push(tf("spends {n} gold", { n: formatNumber(-s.gold) }));
+  if (s.drawn) parts.push(tn("draws {n} card", "draws {n} cards", s.drawn));
+  const text = parts.length ? parts.join(t("phrase separator:; ")) : t("no change on the board");
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+// One room of a setup turn's placements: "2 in the Back Door".
+function placementText(placement) {
+  return tf("{n} in {room}", { n: formatNumber(placement.n), room: roomInText(placement.room) });
+}
+
+// "A", "A and B", "A, B and C" in the page's language (the game's list words).
+function joinList(items) {
+  if (items.length < 2) return items.join("");
+  return tf("{items} and {last}", { items: items.slice(0, -1).join(t("list separator:, ")), last: items[items.length - 1] });
 }

@@ -3,6 +3,7 @@
 // keys themselves are caught once for the whole board (events.js), which calls node.__act.
 // (The "target" class is part of the class each drawing sets.)
 
+import { tf } from "../i18n.js";
 import { kid, setAttrs } from "./dom.js";
 
 // target: {label, action, token?, from?} or null (not a target this time).
@@ -22,7 +23,7 @@ export function setTarget(node, target) {
 export function explain(node, name, help = "") {
   node.__tip = { name, help };
   setAttrs(node, { "data-tip": "1" });
-  kid(node, "title", "title", null, help ? `${name}: ${help}` : name);
+  kid(node, "title", "title", null, help ? tf("{name}: {help}", { name, help }) : name);
 }
 
 export const classes = (...names) => names.filter(Boolean).join(" ");

@@ -1,8 +1,9 @@
 // The hint list: the engine's best ways to finish the turn, each with its fair win chance
 // and expected VP; hovering (or focusing) one shows it on the board. Redrawn only when the
-// hints change (a new answer, a new turn, a new language).
+// hints change (a new answer, a new turn, a new language: the server sends each hint's words
+// in every language, so a language switch redraws them without a new search).
 
-import { tf, t } from "../i18n.js";
+import { language, tf, t } from "../i18n.js";
 import { expectedScore } from "../words.js";
 
 export function createHints(box, list, { board, drawLine }) {
@@ -30,7 +31,7 @@ export function createHints(box, list, { board, drawLine }) {
           ` — ${tf("win {win}%", { win: Math.round(h.win * 100) })} · ${expectedScore(h.score)}`));
         const words = document.createElement("div");
         words.className = "explanation";
-        words.textContent = h.explanation;
+        words.textContent = (h.explanations || {})[language()] || h.explanation;
         item.append(head, words);
         const show = () => board.showHints(h);
         const hide = () => board.showHints(null);

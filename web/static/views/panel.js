@@ -7,7 +7,7 @@ import { SEAT_LETTERS } from "../board.js";
 import { act, exploreStep, select } from "../game.js";
 import { t, tf } from "../i18n.js";
 import { humanSeat, keyOf } from "../store.js";
-import { expectedScore, movesLeft, passDeviceButton, passDeviceText, pieceName, seatName } from "../words.js";
+import { expectedScore, movesLeft, passDeviceButton, passDeviceText, pieceName, reviewRound, seatName } from "../words.js";
 
 export { seatName };
 
@@ -49,7 +49,7 @@ function promptFor(view, selectedFrom) {
 
 function reviewPrompt(shown) {
   if (shown.over) return `${t("Review")}: ${t("the end of the game")}`;
-  const round = shown.round ? tf("Round {n}", { n: shown.round }) : t("Setup");
+  const round = reviewRound(shown);
   return `${t("Review")}: ${round} · ${tf("{who} to move", { who: seatLabel(shown, shown.to_move) })}`;
 }
 

@@ -6,7 +6,7 @@ import { drawChart } from "../chart.js";
 import { leaveReview, showPosition } from "../game.js";
 import { t, tf } from "../i18n.js";
 import { keyOf } from "../store.js";
-import { expectedScore, reviewPosition } from "../words.js";
+import { expectedScore, reviewPosition, turnSummaryText, turnWords } from "../words.js";
 import { seatLabel } from "./panel.js";
 import { drawWords } from "./words.js";
 
@@ -40,7 +40,14 @@ export function createReview() {
       const turns = state.analysis.turns || [];
       const plyAfter = (i) => (i + 1 < turns.length ? turns[i + 1].ply : view.ply);   // after turn i
       chart.toggleAttribute("hidden", false);
-      drawChart(chart, state.analysis, view.n_players, plyAfter, (ply) => showPosition(ply));
+      // a point's tooltip says the turn as the log does (what it changed, in the page's language)
+      const describe = (turn) => {
+        const entry = (view.log || []).find((e) => e.ply === turn.ply);
+        return entry && entry.summary ? turnSummaryText(entry.summary) : turn.tokens;
+      };
+      const describeBest = (turn) => (turn.best_steps && turn.best_steps.length
+        ? turnWords(turn.best_steps, view).map((word) => word.text).join(t("list separator:, ")) : turn.best);
+      drawChart(chart, state.analysis, view.n_players, plyAfter, (ply) => showPosition(ply), describe, describeBest);
     },
     leave: leaveReview,
   };
@@ -54,7 +61,7 @@ function drawExplore(state) {
   $("explore").hidden = !explore;
   if (!explore) return;
   const box = $("explore-line");
-  box.textContent = `${tf("Line from the position after {n} actions:", { n: explore.from })} `;
+  box.textContent = `${tf("{position}. Line tried:", { position: reviewPosition(explore.origin) })} `;
   if (explore.line.length) box.appendChild(drawWords(explore.view.explore.steps, explore.line.join(" "), explore.view));
   else box.appendChild(document.createTextNode(t("(the game's own position)")));
   const e = explore.evaluation;

@@ -28,10 +28,19 @@ export function drawWords(steps, tokens, view) {
   const box = document.createElement("span");
   box.className = "turn-words";
   const words = steps && steps.length ? turnWords(steps, view) : [];
+  let runStart = null;                   // the first step of a run of the same words
   words.forEach((word, i) => {
     if (i) box.appendChild(document.createTextNode(" "));
     const step = document.createElement("span");
     step.className = `step step-${word.icon}`;
+    // the same words again ("Plays no more cards now" at each window): said once, "×3"
+    const repeat = i > 0 && word.text === words[i - 1].text;
+    if (repeat) {
+      step.classList.add("step-repeat");
+      runStart.dataset.times = String(Number(runStart.dataset.times || 1) + 1);
+    } else {
+      runStart = step;
+    }
     step.dataset.token = word.token;
     step.title = word.token;
     const icon = document.createElement("span");
@@ -44,6 +53,12 @@ export function drawWords(steps, tokens, view) {
     step.append(icon, text);
     box.appendChild(step);
   });
+  for (const first of box.querySelectorAll(".step[data-times]")) {
+    const times = document.createElement("span");
+    times.className = "step-times";
+    times.textContent = ` ×${first.dataset.times}`;
+    first.appendChild(times);
+  }
   const notation = document.createElement("span");
   notation.className = "tokens";
   notation.textContent = tokens;
