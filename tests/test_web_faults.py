@@ -213,7 +213,7 @@ def test_an_engine_decision_the_store_cannot_keep_is_tried_again_while_the_game_
     finally:
         session.close()
     assert failures[0] == 2
-    errors = [m["error"] for m in messages if m and m.get("type") == "error"]
+    errors = [m["error"] for m in messages if isinstance(m, dict) and m.get("type") == "error"]
     assert sum("could not be stored" in e and "trying again in" in e for e in errors) == 2
     assert stored[-1] == len(session.game.actions) > ply                  # kept on the third try
 

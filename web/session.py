@@ -10,6 +10,7 @@ its engine processes.
 
 from __future__ import annotations
 
+import json
 import math
 import threading
 import time
@@ -652,11 +653,14 @@ class GameSession:
                 watcher.send(message)
 
     def _push_views(self) -> None:
-        views = {}
+        """The new View to every watcher: built and encoded once per seat watched (a str
+        message is JSON text already; the sockets send it as it is)."""
+        texts = {}
         for watcher in list(self.watchers):
-            if watcher.seat not in views:
-                views[watcher.seat] = self.view(watcher.seat)
-            watcher.send({"type": "view", "view": views[watcher.seat]})
+            if watcher.seat not in texts:
+                texts[watcher.seat] = json.dumps({"type": "view", "view": self.view(watcher.seat)},
+                                                 separators=(",", ":"), ensure_ascii=False)
+            watcher.send(texts[watcher.seat])
 
     # ---- the end ---------------------------------------------------------------------------
 

@@ -209,7 +209,10 @@ def routes(server: Server) -> list:
                 if message is IDLE:             # the game left memory unused; it stays stored
                     await websocket.close(code=WS_IDLE, reason=IDLE_REASON)
                     return
-                await websocket.send_json(message)
+                if isinstance(message, str):        # JSON text already (a View encoded once per seat)
+                    await websocket.send_text(message)
+                else:
+                    await websocket.send_json(message)
 
         sender = asyncio.create_task(pump())
         try:
