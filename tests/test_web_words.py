@@ -273,13 +273,18 @@ def test_the_check_command_passes_on_the_shipped_catalogs():
 
 # ---- the page's JavaScript under node -------------------------------------------------------
 
-NODE_SCRIPT = r"""
+# What both node scripts begin with: the page's i18n.js and words.js loaded, with the
+# catalogs given as a file (argv: the static folder, the catalogs' JSON).
+NODE_PRELUDE = r"""
 globalThis.document = { documentElement: {} };
 globalThis.localStorage = { getItem: () => null, setItem: () => {} };
 const [static_, tablesPath] = process.argv.slice(2);
 const i18n = await import(static_ + "/i18n.js");
 const words = await import(static_ + "/words.js");
 const tables = JSON.parse((await import("fs")).readFileSync(tablesPath, "utf8"));
+"""
+
+NODE_SCRIPT = NODE_PRELUDE + r"""
 const out = {};
 for (const lang of Object.keys(tables)) {
   await i18n.setLanguage(lang, async () => tables[lang]);
@@ -404,13 +409,7 @@ def test_a_turn_summary_counts_each_kind_of_step():
         "bonuses": ["KING"], "gold": 2, "drawn": 1, "honour_vp": 3}
 
 
-WORDS_SCRIPT = r"""
-globalThis.document = { documentElement: {} };
-globalThis.localStorage = { getItem: () => null, setItem: () => {} };
-const [static_, tablesPath] = process.argv.slice(2);
-const i18n = await import(static_ + "/i18n.js");
-const words = await import(static_ + "/words.js");
-const tables = JSON.parse((await import("fs")).readFileSync(tablesPath, "utf8"));
+WORDS_SCRIPT = NODE_PRELUDE + r"""
 const names = { names: ["Ann", "Bob"], seat_labels: [{}, {}] };
 const turn = (round, seat, n) => ({ round, seat, steps: new Array(n).fill({}) });
 const out = {};

@@ -324,12 +324,7 @@ class SqlStore(MemoryStore):
         for keep_days are pruned from the database."""
         ids = []
         if self.idle_s is not None:
-            now = self.clock()
-            with self._lock:
-                idle = [s for s in self._games.values()
-                        if s is not None and not s.analysing and now - s.touched >= self.idle_s]
-                for session in idle:
-                    del self._games[session.id]
+            idle = self._take_idle()
             for session in idle:
                 session.close(kept=True, idle=True)    # a page still open comes back and revives it
             ids = [s.id for s in idle]

@@ -120,17 +120,23 @@ class MemoryStore(GameStore):
         counts as use); the ids removed."""
         if self.idle_s is None:
             return []
-        now = self.clock()
-        with self._lock:
-            expired = [s for s in self._games.values()
-                       if s is not None and not s.analysing and now - s.touched >= self.idle_s]
-            for session in expired:
-                del self._games[session.id]
+        expired = self._take_idle()
         minutes = self.idle_s / 60
         for session in expired:
             session.close(f"this game was ended after {minutes:g} minutes without activity "
                           f"(palais serve --idle-minutes)")
         return [session.id for session in expired]
+
+    def _take_idle(self) -> list:
+        """The live games unused for `idle_s` seconds (an analysis running counts as use),
+        taken out of memory; closing them is the caller's."""
+        now = self.clock()
+        with self._lock:
+            idle = [s for s in self._games.values()
+                    if s is not None and not s.analysing and now - s.touched >= self.idle_s]
+            for session in idle:
+                del self._games[session.id]
+        return idle
 
     def create(self, make_session):
         """A new game: a place reserved (Refused 429 when full), `make_session(game_id)`
