@@ -1,8 +1,9 @@
 """Who sits in each seat of `palais play`: a person, one of our players in-process, or any PRI
 engine command through the protocol client.
 
-Parsed from `--seat` values: `human`, `ismcts`, `pimc`, `greedy`, `random`, or
-`cmd:COMMAND ARGS` (a PRI engine). An engine seat is asked for a whole turn and is shown only
+Parsed from `--seat` values: `human`, a registered algorithm that searches the seat's own view
+(search/algorithms.py VIEW_ALGORITHMS: `ismcts`, `greedy`, ...), or `cmd:COMMAND ARGS` (a PRI
+engine). An engine seat is asked for a whole turn and is shown only
 its own view: in-process players get `state.view(seat)`, PRI engines the moves with others'
 draws as `?` (as the tournament arbiter does). While a seat thinks, `choose_turn(game,
 on_info)` reports its progress to `on_info` as a `ThinkingInfo` (PRI `info` lines, or the

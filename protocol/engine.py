@@ -59,19 +59,20 @@ class OptionSpec:
     high: int | None = None
     choices: tuple = ()
     knob: Knob | None = None
+    help: str = ""                # one line for people (docs/protocol.md's table); a knob's own help
 
     @classmethod
     def for_knob(cls, knob: Knob) -> "OptionSpec":
         """The PRI face of a search knob: a combo for choices, a check for a bool, a spin for
         a whole number and a string for any other number (PRI, like UCI, has no float type)."""
         if knob.choices:
-            return cls(knob.pri, "combo", knob.default, choices=knob.choices, knob=knob)
+            return cls(knob.pri, "combo", knob.default, choices=knob.choices, knob=knob, help=knob.help)
         if knob.kind is bool:
-            return cls(knob.pri, "check", knob.default, knob=knob)
+            return cls(knob.pri, "check", knob.default, knob=knob, help=knob.help)
         if knob.kind is int:
             return cls(knob.pri, "spin", knob.default, knob.low,
-                       SPIN_MAX if knob.high is None else knob.high, knob=knob)
-        return cls(knob.pri, "string", str(knob.default), knob=knob)
+                       SPIN_MAX if knob.high is None else knob.high, knob=knob, help=knob.help)
+        return cls(knob.pri, "string", str(knob.default), knob=knob, help=knob.help)
 
     def parse(self, text):
         if self.knob is not None and self.knob.kind is str and not self.knob.choices \
@@ -139,8 +140,9 @@ def handshake_order(search_options, after: dict, last: tuple) -> tuple:
 SEARCH_OPTIONS = tuple(OptionSpec.for_knob(k) for k in KNOBS if k.pri is not None)
 OPTIONS = handshake_order(
     SEARCH_OPTIONS,
-    after={"Hash": (OptionSpec("MultiPV", "spin", 1, 1, 64),)},
-    last=(OptionSpec("Move Overhead", "spin", 30, 0, 10000),))
+    after={"Hash": (OptionSpec("MultiPV", "spin", 1, 1, 64, help="candidate lines reported"),)},
+    last=(OptionSpec("Move Overhead", "spin", 30, 0, 10000,
+                     help="ms kept back from each clock-based search (`p<n>time`); never taken off `movetime`"),))
 OPTION_BY_NAME = {spec.name.lower(): spec for spec in OPTIONS}
 OPTION_BY_NAME.update({old.lower(): OPTION_BY_NAME[new.lower()] for old, new in RENAMED_OPTIONS.items()})
 KNOB_OPTION = {spec.knob.name: spec.name for spec in SEARCH_OPTIONS}

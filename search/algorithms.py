@@ -23,7 +23,7 @@ class Algorithm:
     sees_hidden: bool = False    # searches the true state it is given (needs it: no palais play seat)
     tree_search: bool = False    # keeps a tree: runs root-parallel with processes > 1 and may
                                  # search decision by decision (decision_share > 0)
-    help: str = ""
+    help: str = ""               # what it is, for people (docs/search.md's table)
 
     def player_class(self):
         module, _, name = self.player.partition(":")
@@ -46,13 +46,25 @@ def algorithm(name: str) -> Algorithm | None:
     return REGISTRY.get(name)
 
 
+# `help` is the algorithm's row in docs/search.md's table ("Algorithms"), written from here by
+# `python tests/doc_tables.py --regenerate` (tests/test_doc_tables.py fails while it differs).
 register("ismcts", "mcts:MCTSSearch", tree_search=True,
-         help="Information-Set MCTS on the seat's view (the engine)")
+         help="Information-Set MCTS (single observer, after Cowling, Powley & Whitehouse 2012). "
+              "Each iteration deals the unknown cards afresh from the seat's view (`determinize`). "
+              "Nodes are keyed by the acting seat's information-set key (`info_key`), so different "
+              "orders of stairway moves that reach the same position share a node. Edges keep their "
+              "own visit and availability counts apart from the node's. UCB1 uses the mean reward of "
+              "the acting seat's component of the reward vector (max^n).")
 register("mcts", "mcts:MCTSSearch", sees_hidden=True, tree_search=True,
-         help="perfect-information MCTS on the true state (the cheating reference, open analysis)")
-register("pimc", "baselines:PIMCSearch", help="flat determinized Monte Carlo")
-register("greedy", "baselines:GreedyPlayer", help="one-turn lookahead with the heuristic policy")
-register("random", "baselines:RandomPlayer", help="a uniformly random legal action")
+         help="The same loop on the true state, with no determinization: perfect-information MCTS. "
+              "Use it for analysis with all cards open, and as the \"cheating\" reference.")
+register("pimc", "baselines:PIMCSearch",
+         help="Flat determinized Monte Carlo. `determinizations` worlds share the budget; each is "
+              "searched with perfect-information MCTS, and the root statistics are added up by action.")
+register("greedy", "baselines:GreedyPlayer",
+         help="One-turn lookahead. For each legal action it finishes the turn with the heuristic "
+              "policy and keeps the action with the best estimated score margin.")
+register("random", "baselines:RandomPlayer", help="A uniformly random legal action.")
 
 ALGORITHMS = tuple(REGISTRY)
 # Those that play from the seat's own view: a seat of `palais play`, where no true state is shown.

@@ -17,7 +17,7 @@ from play.i18n import LANGUAGES
 from protocol.sandbox import OFF, SandboxPolicy
 from search.algorithms import VIEW_ALGORITHMS
 
-BUILTIN_PLAYERS = VIEW_ALGORITHMS          # ismcts, pimc, greedy, random: always offered
+BUILTIN_PLAYERS = VIEW_ALGORITHMS          # those that search the seat's view: always offered
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 
