@@ -20,9 +20,7 @@ from engine.board_text import board_lines
 from engine.errors import PalaisError
 from engine.notation import turn_to_text
 
-from .commands import (Bench, Display, Go, Hint, IsReady, NewGame, ParseError, Perft,
-                       PositionStart, PositionString, Pri, Quit, SetOption, Stop)
-from .commands import RENAMED_NOTES
+from .commands import COMMANDS, RENAMED_NOTES, ParseError, PositionString, Quit
 from .engine import EngineFacade
 from .info import Info
 from .parser import parse_line
@@ -38,13 +36,9 @@ class Server:
         self.engine = engine or EngineFacade()
         self._lock = threading.Lock()
         self._last_info = 0.0
-        self.handlers = {
-            Pri: self.on_pri, IsReady: self.on_isready, SetOption: self.on_setoption,
-            NewGame: self.on_newgame, PositionStart: self.on_position,
-            PositionString: self.on_position, Go: self.on_go, Stop: self.on_stop,
-            Display: self.on_display, Perft: self.on_perft, Bench: self.on_bench,
-            Hint: self.on_hint,
-        }
+        # each command type of protocol/commands.py to its handler on_<handler> (quit ends the loop)
+        self.handlers = {cls: getattr(self, f"on_{cls.handler}")
+                         for cls in (*COMMANDS.values(), PositionString) if cls is not Quit}
 
     # ------------------------------------------------------------------ output
     def send(self, line: str) -> None:

@@ -144,3 +144,27 @@ def test_a_number_too_long_for_any_range_is_refused_by_its_length():
     seed = next(k for k in KNOBS if k.name == "seed")
     with pytest.raises(EngineError, match=r"^option Seed: '9999.*\(5000 characters\) is out of range \(more than 20 digits\)$"):
         through_pri(seed, "9" * 5000)
+
+
+def test_every_declared_command_is_parsed_and_has_a_handler():
+    import io
+    from protocol.commands import COMMANDS, PositionString, Quit
+    from protocol.parser import PARSERS, format_command
+    from protocol.server import Server
+    server = Server(io.StringIO())
+    try:
+        assert list(PARSERS) == list(COMMANDS)
+        for word, cls in COMMANDS.items():
+            assert cls.word == word
+            if cls is not Quit:
+                assert server.handlers[cls] == getattr(server, f"on_{cls.handler}")
+        assert server.handlers[PositionString] == server.on_position
+        assert format_command(PositionString("pr1 abc", ("x",))) == "position pos pr1 abc moves x"
+    finally:
+        server.engine.close()
+
+
+def test_a_command_word_is_declared_once():
+    from protocol.commands import command
+    with pytest.raises(ValueError, match="'go' is declared twice"):
+        command("go")(type("Again", (), {}))
