@@ -29,7 +29,12 @@ from engine.constants import CARDS, PRIVILEGES, P_NONE, ROOMS, STAGES
 from engine.options import OPTION_HELP
 from engine.scoring import SOURCES as SCORE_SOURCES
 
-LANGUAGES = ("en", "fr", "zh")      # English first: the msgids themselves
+# The languages, declared once: each code with its name in itself (the page's language menus).
+# English first: the msgids themselves. A new language is a line here and its translation
+# files: play/locale/<code>/, web/locale/<code>/ (`python -m web.i18n update` makes them) and
+# the How-to-play document web/static/howto/<code>.html.
+LANGUAGE_NAMES = {"en": "English", "fr": "Français", "zh": "中文"}
+LANGUAGES = tuple(LANGUAGE_NAMES)
 DOMAIN = "palais"
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 

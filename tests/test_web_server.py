@@ -133,6 +133,7 @@ def test_meta_offers_the_builtin_players_the_engines_given_and_the_limits():
     assert names == [("ismcts", "builtin"), ("pimc", "builtin"), ("greedy", "builtin"),
                      ("random", "builtin"), ("mine", "engine")]
     assert meta["limits"]["max_games"] == 3 and meta["languages"] == ["en", "fr", "zh"]
+    assert meta["language_names"] == {"en": "English", "fr": "Français", "zh": "中文"}
     assert {o["name"] for o in meta["rule_options"]} >= {"round_cap", "honour_vp"}
 
 

@@ -12,7 +12,7 @@ from starlette.routing import Route
 from engine.components import default_components
 from engine.constants import CARDS, PRIVILEGES, P_NONE, ROOMS
 from engine.options import OPTION_HELP, RuleOptions, int_range
-from play.i18n import RULE_OPTION
+from play.i18n import LANGUAGE_NAMES, RULE_OPTION
 
 from .. import making
 from ..config import BUILTIN_PLAYERS
@@ -52,7 +52,9 @@ def meta(config) -> dict:
         options.append(entry)
     return {"version": importlib.metadata.version("palais-engine"), "players": players,
             "levels": levels_json(config.budget_ms_min, config.budget_ms_max), "pieces": pieces(),
-            "languages": list(config.languages), "rule_options": options,
+            "languages": list(config.languages),
+            "language_names": {code: LANGUAGE_NAMES[code] for code in config.languages},
+            "rule_options": options,
             "limits": {"max_games": config.max_games, "idle_minutes": config.idle_minutes,
                        "max_upload_bytes": config.max_upload_bytes,
                        "max_message_bytes": config.max_message_bytes,

@@ -182,7 +182,7 @@ async function main() {
   }
   const budget = state.meta.limits.budget_ms;
   Object.assign($("budget-input"), { min: budget.min, max: budget.max, value: budget.default });
-  const names = { en: "English", fr: "Français", zh: "中文" };
+  const names = state.meta.language_names;
   const lang = preferredLanguage(state.meta.languages);
   for (const id of LANGUAGE_SELECTS) {
     for (const code of state.meta.languages) $(id).add(new Option(names[code] || code, code));

@@ -22,7 +22,6 @@ import { pieceHelp, pieceName } from "../words.js";
 import { drawPicture } from "./pictures.js";
 
 const $ = (id) => document.getElementById(id);
-const NAMES = { en: "English", fr: "Français", zh: "中文" };
 
 let meta = null;
 let demo = null;
@@ -87,7 +86,7 @@ function addressLanguage(offered) {
 async function main() {
   [meta, demo] = await Promise.all([api.meta(), api.howToPlayView()]);
   const select = $("howto-language");
-  for (const code of meta.languages) select.add(new Option(NAMES[code] || code, code));
+  for (const code of meta.languages) select.add(new Option(meta.language_names[code] || code, code));
   const lang = addressLanguage(meta.languages);
   select.value = lang;
   select.addEventListener("change", async () => {
