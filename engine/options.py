@@ -20,12 +20,14 @@ MAX_ROUND_CAP = 200       # the largest round_cap, so no game goes past round 20
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """One rule option as declared: its name, default, one line of help for people, and for
-    an integer option its inclusive range (low, high); None for a true/false one."""
+    """One rule option as declared: its name, default, one line of help for people, for
+    an integer option its inclusive range (low, high) (None for a true/false one), and its
+    English label for a form (the English catalog's label: play/i18n.py english_labels)."""
     name: str
     default: bool | int
     help: str
     range: tuple[int, int] | None
+    label: str
 
     def describe(self) -> dict:
         """The option for a form (`palais serve`'s new-game dialog): name, type, default, help, range."""
@@ -40,10 +42,11 @@ class OptionSpec:
         return f"{self.name}={self.range[0]}..{self.range[1]}" if self.range else f"{self.name}=true|false"
 
 
-def option(default, help: str, low: int | None = None, high: int | None = None):
-    """Declare a rule option: a RuleOptions field with its default, help and (integers) range.
-    The check, the record and protocol texts, `--rule`'s help and the GUI's form derive from it."""
-    return field(default=default, metadata={"option": (help, None if low is None else (low, high))})
+def option(default, help: str, low: int | None = None, high: int | None = None, *, label: str):
+    """Declare a rule option: a RuleOptions field with its default, help, (integers) range and
+    English label. The check, the record and protocol texts, `--rule`'s help, the GUI's form,
+    the English catalog's label and docs/play.md's table derive from it."""
+    return field(default=default, metadata={"option": (help, None if low is None else (low, high), label)})
 
 
 @dataclass(frozen=True)
@@ -57,18 +60,23 @@ class RuleOptions:
     """
 
     # [R] §7 safeguard
-    round_cap: int = option(60, "the game ends, scored, after this round (a safeguard)", 1, MAX_ROUND_CAP)
+    round_cap: int = option(60, "the game ends, scored, after this round (a safeguard)", 1, MAX_ROUND_CAP,
+                            label="Round cap")
     # §7
     end_trigger_tiles: int = option(
-        12, "the last round starts when at most this many tiles are left in the park", 0, 36)
+        12, "the last round starts when at most this many tiles are left in the park", 0, 36,
+        label="End trigger (tiles left)")
     # [R] setup step 7
-    setup_on_gate: bool = option(True, "setup step 7's 'any castle space' includes the GATE")
+    setup_on_gate: bool = option(True, "setup step 7's 'any castle space' includes the GATE",
+                                 label="Setup on the GATE")
     # [R] §3
     room_fallback: bool = option(
-        True, "with an empty play area, the bonus or park servant comes from another room")
-    hand_vp_cap: int = option(6, "end scoring: 1 VP per card still in hand, at most this many", 0, 50)
+        True, "with an empty play area, the bonus or park servant comes from another room",
+        label="Room fallback")
+    hand_vp_cap: int = option(6, "end scoring: 1 VP per card still in hand, at most this many", 0, 50,
+                              label="VP cap for cards in hand")
     # [R]
-    honour_vp: int = option(3, "VP per HONOUR card played", 0, 50)
+    honour_vp: int = option(3, "VP per HONOUR card played", 0, 50, label="VP per HONOUR")
 
     def __post_init__(self) -> None:
         for spec in OPTIONS:

@@ -26,7 +26,7 @@ import io
 from pathlib import Path
 
 from engine.constants import CARDS, PRIVILEGES, P_NONE, ROOMS, STAGES
-from engine.options import OPTION_HELP
+from engine.options import OPTION_HELP, OPTIONS as RULE_OPTIONS
 from engine.scoring import SOURCES as SCORE_SOURCES
 
 # The languages, declared once: each code with its name in itself (the page's language menus).
@@ -44,7 +44,8 @@ ROOM_IN_TEXT = "room in a sentence"
 # msgctxt of a stage name (the stage code MOVES is also a card's code).
 STAGE = "stage"
 # msgctxt of a rule option's label, by its name (engine/options.py); en's catalog gives the
-# English label ("round_cap" -> "Round cap"). Its help line is a msgid as it is written.
+# English label ("round_cap" -> "Round cap"), written there from the option's declared label
+# (english_labels). Its help line is a msgid as it is written.
 RULE_OPTION = "rule option"
 # The page's words for the pieces, by code, each with its English label in en's catalog:
 # msgctxt "room" / "card" / "privilege" (the name) and "room-help" / "card-help" /
@@ -78,6 +79,14 @@ def game_vocabulary() -> list:
     out += [("step", kind) for kind in STEP_KINDS]
     out += [(SCORE, source) for source in SCORE_SOURCES]
     return out
+
+
+def english_labels() -> dict:
+    """{(msgctxt, code): English label} of the game's words whose English is declared with
+    them in the code rather than in en's catalog: the rule options' labels (engine/options.py).
+    `python -m web.i18n update` writes them into en's catalog and `check` fails while one
+    differs, so a label is written once, where its option is declared."""
+    return {(RULE_OPTION, spec.name): spec.label for spec in RULE_OPTIONS}
 
 
 def check_language(lang) -> str:

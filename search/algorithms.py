@@ -24,6 +24,8 @@ class Algorithm:
     tree_search: bool = False    # keeps a tree: runs root-parallel with processes > 1 and may
                                  # search decision by decision (decision_share > 0)
     help: str = ""               # what it is, for people (docs/search.md's table)
+    label: str = ""              # the page's English name and one line for a player choosing it
+    summary: str = ""            # (web/i18n.py english_labels: "player:NAME", "player-help:NAME")
 
     def player_class(self):
         module, _, name = self.player.partition(":")
@@ -34,10 +36,14 @@ REGISTRY: dict = {}
 
 
 def register(name: str, player: str, *, sees_hidden: bool = False, tree_search: bool = False,
-             help: str = "") -> Algorithm:
+             help: str = "", label: str = "", summary: str = "") -> Algorithm:
+    """One algorithm. One that searches the seat's own view (not `sees_hidden`) is a built-in
+    player of `palais play` and the page, and needs the `label` and `summary` the page shows."""
     if name in REGISTRY:
         raise ValueError(f"search algorithm {name!r} is registered twice")
-    REGISTRY[name] = Algorithm(name, player, sees_hidden, tree_search, help)
+    if not sees_hidden and not (label and summary):
+        raise ValueError(f"search algorithm {name!r}: a player of the seat's view needs a label and a summary")
+    REGISTRY[name] = Algorithm(name, player, sees_hidden, tree_search, help, label, summary)
     return REGISTRY[name]
 
 
@@ -48,7 +54,8 @@ def algorithm(name: str) -> Algorithm | None:
 
 # `help` is the algorithm's row in docs/search.md's table ("Algorithms"), written from here by
 # `python tests/doc_tables.py --regenerate` (tests/test_doc_tables.py fails while it differs).
-register("ismcts", "mcts:MCTSSearch", tree_search=True,
+register("ismcts", "mcts:MCTSSearch", tree_search=True, label="ISMCTS engine",
+         summary="Information-set Monte Carlo tree search on the seat's own view: the engine.",
          help="Information-Set MCTS (single observer, after Cowling, Powley & Whitehouse 2012). "
               "Each iteration deals the unknown cards afresh from the seat's view (`determinize`). "
               "Nodes are keyed by the acting seat's information-set key (`info_key`), so different "
@@ -58,13 +65,16 @@ register("ismcts", "mcts:MCTSSearch", tree_search=True,
 register("mcts", "mcts:MCTSSearch", sees_hidden=True, tree_search=True,
          help="The same loop on the true state, with no determinization: perfect-information MCTS. "
               "Use it for analysis with all cards open, and as the \"cheating\" reference.")
-register("pimc", "baselines:PIMCSearch",
+register("pimc", "baselines:PIMCSearch", label="PIMC engine",
+         summary="Flat Monte Carlo over sampled deals of the hidden cards.",
          help="Flat determinized Monte Carlo. `determinizations` worlds share the budget; each is "
               "searched with perfect-information MCTS, and the root statistics are added up by action.")
-register("greedy", "baselines:GreedyPlayer",
+register("greedy", "baselines:GreedyPlayer", label="Greedy player",
+         summary="Looks one turn ahead with the heuristic policy.",
          help="One-turn lookahead. For each legal action it finishes the turn with the heuristic "
               "policy and keeps the action with the best estimated score margin.")
-register("random", "baselines:RandomPlayer", help="A uniformly random legal action.")
+register("random", "baselines:RandomPlayer", help="A uniformly random legal action.",
+         label="Random player", summary="A uniformly random legal action.")
 
 ALGORITHMS = tuple(REGISTRY)
 # Those that play from the seat's own view: a seat of `palais play`, where no true state is shown.

@@ -107,6 +107,25 @@ def test_the_check_finds_a_new_page_string_and_update_adds_it_untranslated(scrat
     assert check() == []
 
 
+def test_an_english_label_is_written_from_its_declaration(scratch_catalogs):
+    """The rule options' and built-in players' English labels are declared with them
+    (engine/options.py, search/algorithms.py): en's catalog holding another is a problem, and
+    update writes the declared one."""
+    game, page, _static = scratch_catalogs
+    _edit(catalog_path("en", game), 'msgid "round_cap"\nmsgstr "Round cap"',
+          'msgid "round_cap"\nmsgstr "Round limit"')
+    _edit(catalog_path("en", page), 'msgid "greedy"\nmsgstr "Greedy player"',
+          'msgid "greedy"\nmsgstr "Greedy"')
+    assert check() == [
+        "game catalog, en: the label of 'rule option:round_cap' is 'Round limit', the code declares "
+        "'Round cap' (python -m web.i18n update writes it)",
+        "page catalog, en: the label of 'player:greedy' is 'Greedy', the code declares "
+        "'Greedy player' (python -m web.i18n update writes it)"]
+    assert update() == ["labelled in the game catalog, en: 'rule option:round_cap' -> 'Round cap'",
+                        "labelled in the page catalog, en: 'player:greedy' -> 'Greedy player'"]
+    assert check() == []
+
+
 def test_the_check_finds_a_wrong_placeholder_an_empty_plural_and_a_broken_file(scratch_catalogs):
     game, page, _static = scratch_catalogs
     _edit(catalog_path("fr", page), 'msgstr "Siège {n}"', 'msgstr "Siège {numero}"')

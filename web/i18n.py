@@ -19,8 +19,9 @@ unless en's catalog gives a label (stage codes do: "stage:WINDOW1" -> "Cards bef
 Python extractor, web/static/*.js with its JavaScript one, keywords `t` and `tf`, and the
 data-i18n attributes of web/static/*.html), and says what is
 missing, unused, untranslated or inconsistent; `python -m web.i18n update` adds the missing
-msgids to every catalog, untranslated, for a translator to fill in, and removes the unused
-ones. Notation tokens (MINT-KING, c4, !GOLD) are never msgids: the page shows them as they
+msgids to every catalog, untranslated, for a translator to fill in, removes the unused
+ones, and writes into en's catalog the English labels the code declares with their codes
+(the rule options' in engine/options.py, the built-in players' in search/algorithms.py). Notation tokens (MINT-KING, c4, !GOLD) are never msgids: the page shows them as they
 are.
 """
 
@@ -35,7 +36,7 @@ from pathlib import Path
 import play.explain
 from play.i18n import (
     DOMAIN, LANGUAGES, LOCALE_DIR as GAME_LOCALE_DIR, catalog_path, check_language,
-    compile_catalog, game_vocabulary, read_catalog,
+    compile_catalog, english_labels, game_vocabulary, read_catalog,
 )
 
 __all__ = ["LANGUAGES", "messages", "translator", "translations", "negotiate", "check", "update"]
@@ -69,7 +70,7 @@ def server_vocabulary() -> list:
     """(msgctxt, msgid) of the words the server names by key for the page to translate
     (/api/meta): each built-in player's label and help ("player:ismcts", "player-help:..."),
     each strength level's ("level:club", "level-help:club"). English labels are in en's
-    catalog."""
+    catalog (the players' written there from their registration: server_english_labels)."""
     from .config import BUILTIN_PLAYERS
     from .levels import LEVELS
     out = []
@@ -77,6 +78,20 @@ def server_vocabulary() -> list:
         out += [("player", name), ("player-help", name)]
     for level in LEVELS:
         out += [("level", level.id), ("level-help", level.id)]
+    return out
+
+
+def server_english_labels() -> dict:
+    """{(msgctxt, code): English} of the page's words declared with their English in the code:
+    each built-in player's label and summary (search/algorithms.py `register`). `update` writes
+    them into en's page catalog and `check` fails while one differs (play/i18n.py
+    english_labels is the game catalog's)."""
+    from search.algorithms import REGISTRY
+    from .config import BUILTIN_PLAYERS
+    out = {}
+    for name in BUILTIN_PLAYERS:
+        out[("player", name)] = REGISTRY[name].label
+        out[("player-help", name)] = REGISTRY[name].summary
     return out
 MAX_ACCEPT_LANGUAGE = 4096          # characters of an Accept-Language header looked at
 
@@ -331,6 +346,8 @@ def check() -> list:
     - a t("...") of the page found in neither catalog (the page may use the game's names),
       or an entry of the page's catalog that the page no longer uses;
     - en, fr and zh of a catalog not holding the same msgids; a msgid in both catalogs;
+    - an English label in en's catalog other than the one the code declares (english_labels,
+      server_english_labels: the rule options' and the built-in players');
     - an fr or zh entry untranslated, fuzzy, or with other {placeholders} than its msgid
       (or than en's label of a code), or left in English (SAME_AS_ENGLISH excepted), or a
       plural entry with another number of forms than the language's CLDR rule (Babel), or a
@@ -353,6 +370,13 @@ def check() -> list:
             problems += _header_problems(f"{name} catalog, {lang}", lang, locale_dir)
             problems += _form_count_problems(f"{name} catalog, {lang}", lang, locale_dir)
         if lang == "en":
+            for name, entries, declared in (("game", game, english_labels()),
+                                            ("page", page, server_english_labels())):
+                for key, label in declared.items():
+                    if key in entries and entries[key].string != label:
+                        problems.append(f"{name} catalog, en: the label of {_key_of(*key)!r} is "
+                                        f"{entries[key].string!r}, the code declares {label!r} "
+                                        "(python -m web.i18n update writes it)")
             english = (set(game), set(page))
             labels = {key: m.string for key, m in list(game.items()) + list(page.items())}
             problems += [f"game catalog: {key[1]!r} is not used by the code"
@@ -396,8 +420,22 @@ def update() -> list:
             for context, msgid in unused:
                 catalog.delete(msgid, context=context)
                 changes.append(f"removed from the {name} catalog, {lang}: {msgid!r}")
-            if missing or unused or not path.exists():
+            relabelled = _write_english_labels(catalog, name) if lang == "en" else []
+            changes += relabelled
+            if missing or unused or relabelled or not path.exists():
                 write_catalog(path, catalog)
+    return changes
+
+
+def _write_english_labels(catalog, name: str) -> list:
+    """en's `name` catalog given the English labels the code declares; one line per change."""
+    declared = english_labels() if name == "game" else server_english_labels()
+    changes = []
+    for (context, msgid), label in declared.items():
+        message = catalog.get(msgid, context=context)
+        if message is not None and message.string != label:
+            message.string = label
+            changes.append(f"labelled in the {name} catalog, en: {_key_of(context, msgid)!r} -> {label!r}")
     return changes
 
 
