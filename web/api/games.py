@@ -11,7 +11,7 @@ from starlette.routing import Route
 
 from engine.components import default_components
 from engine.constants import CARDS, PRIVILEGES, P_NONE, ROOMS
-from engine.options import OPTION_HELP, RuleOptions, int_range
+from engine.options import OPTIONS as RULE_OPTIONS
 from play.i18n import LANGUAGE_NAMES, RULE_OPTION
 
 from .. import making
@@ -43,13 +43,8 @@ def meta(config) -> dict:
                for name in BUILTIN_PLAYERS]
     players += [{"name": spec.name, "kind": "engine", "label": spec.name, "help": " ".join(spec.cmd)}
                 for spec in config.engines]
-    options = []
-    for name, default in RuleOptions().to_dict().items():
-        entry = {"name": name, "type": "bool" if isinstance(default, bool) else "int",
-                 "default": default, "label": f"{RULE_OPTION}:{name}", "help": OPTION_HELP.get(name, "")}
-        if int_range(name):
-            entry["min"], entry["max"] = int_range(name)
-        options.append(entry)
+    # each rule option as its declaration describes it for a form, its label a key of the catalogs
+    options = [{**spec.describe(), "label": f"{RULE_OPTION}:{spec.name}"} for spec in RULE_OPTIONS]
     return {"version": importlib.metadata.version("palais-engine"), "players": players,
             "levels": levels_json(config.budget_ms_min, config.budget_ms_max), "pieces": pieces(),
             "languages": list(config.languages),
