@@ -2,8 +2,11 @@
 callers must know about it.
 
 Every list of algorithms is derived from here: `SearchParams.algorithm`'s choices, the PRI
-`Algorithm` option, `palais play`'s seat kinds, and `make_player` (search/factory.py). A new
-algorithm is one module with a player class (search/player.py) plus one `register` line below.
+`Algorithm` option, `palais play`'s seat kinds, the page's built-in players, `make_player`
+(search/factory.py), docs/search.md's table (from `help`) and the English of the page's
+player menu (from `label` and `summary`, written into web/locale/en by `python -m web.i18n
+update`). A new algorithm is one module with a player class (search/player.py) plus one
+`register` below (and the French and Chinese of its label and summary in web/locale).
 
 The class is named as "module:Class" inside the search package and imported only when a
 player is made, so this module (and search/params.py, which reads the names) stays free of
