@@ -9,6 +9,8 @@
 // every person's at a shared screen) and sends them with each request; with none it is
 // a spectator.
 
+import { seatIndex } from "./seats.js";
+
 export const state = {
   meta: null,
   gameId: null,
@@ -80,5 +82,5 @@ export function flush() {
 export const keyOf = (seat) => state.keys[seat] || null;
 
 export function humanSeat(view, seat) {
-  return seat >= 1 && view.kinds[seat - 1] === "human";
+  return seat >= 1 && view.kinds[seatIndex(seat)] === "human";
 }
