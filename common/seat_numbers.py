@@ -1,7 +1,7 @@
 """Seat numbers as people and the JSON read them: the one place they change base.
 
-Inside the code a seat is 0-based (0..n-1), with None (or -1 in the engine's own fields)
-for no seat, as the engine counts them. What people read and what the JSON of the web API
+Inside the code a seat is 0-based (0..n-1), with None (or -1 in the rules core's own fields)
+for no seat, as the rules core counts them. What people read and what the JSON of the web API
 and of `palais analyse --json` says numbers seats 1..n, with 0 for no seat (a spectator,
 or no one to move once the game is over). Every JSON field that carries a seat goes
 through `seat_number` on the way out and `seat_of_number` on the way back in

@@ -5,7 +5,7 @@ public view for a spectator), never from the true state, so two worlds that diff
 cards the seat cannot see give the same View, byte for byte. The log shows other seats'
 draws as `?` (engine/views.py's seen_by, as PRI engines are told).
 
-Seats are 0-based in all of web/, with None for a spectator, as in the engine. The JSON is
+Seats are 0-based in all of web/, with None for a spectator, as in the rules core. The JSON is
 for people and the page, and numbers seats from 1 (0: no seat, the spectator):
 common/seat_numbers.py is the one place that turns one into the other.
 """

@@ -1,6 +1,6 @@
 // The controller: what the page does when a person acts or the server speaks. It asks the
 // server (api.js), follows the game's socket (socket.js) and changes the state (store.js);
-// it draws nothing itself (the views do, on each update). Views call these functions.
+// it draws nothing itself (the page's parts, views/*.js, do, on each update). They call these functions.
 
 import { api, WS_IDLE } from "./api.js";
 import { language, t } from "./i18n.js";

@@ -1,4 +1,4 @@
-// The page's state in one place, and who is told when it changes. The views read it and
+// The page's state in one place, and who is told when it changes. The page's parts read it and
 // redraw (each only what changed); the controller (game.js) and the socket change it,
 // always through update(), so there is one way a change reaches the screen (as
 // chessground keeps its state apart from its rendering and its events).

@@ -23,7 +23,7 @@ function cell(row, text, tag = "td", cls = null) {
   return node;
 }
 
-// The sources of VP in the order they first appear (the engine's order).
+// The sources of VP in the order they first appear (the rules core's order).
 function sourcesOf(final) {
   const out = [];
   for (const seat of final) for (const part of seat.parts) if (!out.includes(part.source)) out.push(part.source);
