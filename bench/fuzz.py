@@ -1,4 +1,4 @@
-"""Fuzzing the engine's untrusted inputs: position strings and game records.
+"""Fuzzing palais's untrusted inputs: position strings and game records.
 
 Valid material (positions of seeded random games, full and seen from a seat, and records of
 their openings) is mutated: truncated, numbers replaced by huge, negative and boundary

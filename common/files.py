@@ -1,4 +1,4 @@
-"""Reading the files a user hands the engine: game records, position files, component sets,
+"""Reading the files a user hands palais: game records, position files, component sets,
 value-model weights.
 
 Every such file is untrusted input, so it is read in one place with the same rules: only a

@@ -3,7 +3,7 @@
 Python's int() refuses more than 4,300 digits with a ValueError (not a NotationError), and
 long runs of digits cost time before any range check can refuse them. Every reader of
 records, positions and tokens converts through `natural`, which looks at the length first:
-no count, seat, round or gold amount the engine reads has more than a few digits.
+no count, seat, round or gold amount palais reads has more than a few digits.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ _DIGITS = re.compile(r"[0-9]+")
 def natural(text: str) -> int | None:
     """The value of a run of decimal digits (leading zeros allowed); None if `text` is not
     one. A number of more than MAX_DIGITS significant digits comes back as 10**MAX_DIGITS,
-    which is above every range the engine reads, so the caller's range check refuses it."""
+    which is above every range palais reads, so the caller's range check refuses it."""
     if not _DIGITS.fullmatch(text):
         return None
     significant = text.lstrip("0")

@@ -63,7 +63,7 @@ def _summary_lines(state, n_actions: int) -> list:
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 def main():
-    """Palais Royal engine tools."""
+    """Palais Royal tools."""
 
 
 @main.command("random-game")

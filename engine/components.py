@@ -1,6 +1,6 @@
 """Component data: the noble tiles, the privilege-card counts and the park points, as data.
 
-The printed components of Palais Royal are not public, so the engine ships a reconstructed
+The printed components of Palais Royal are not public, so palais ships a reconstructed
 set (engine/data/reconstructed.toml, RULES.md §5 [R]) and loads any other set from a TOML
 file of the same format (docs/components.md) without touching code.
 

@@ -1,4 +1,4 @@
-"""Names, counts and the integer action encoding shared by every part of the engine.
+"""Names, counts and the integer action encoding shared by every part of the rules core.
 
 Both rules implementations (the Cython state and the plain-Python reference twin), the
 notation module and the search read their vocabulary from here, so an action id or a room

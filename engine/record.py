@@ -55,7 +55,7 @@ MAX_SCORE = 100_000          # far above any game's score
 class GameRecord:
     """One game: its setup, its actions and any extra headers.
 
-    Seats and tiles are 0-based here (as in the engine) and 1-based / printed in the text.
+    Seats and tiles are 0-based here (as in the rules core) and 1-based / printed in the text.
     `options` holds only the rule options that differ from the defaults. `scores` and
     `winners` are set when the actions end the game (record_from_actions fills them in).
     """

@@ -1,4 +1,4 @@
-"""The fast game state: `State`, the Cython struct behind the engine's Python API.
+"""The fast game state: `State`, the Cython struct behind the rules core's Python API.
 
 Import it from here. `engine.reference.ReferenceState` is its plain-Python twin with the same
 API; see docs/architecture.md for how the two are kept in agreement.

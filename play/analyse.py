@@ -23,6 +23,7 @@ import os
 from dataclasses import dataclass
 
 from common.plots import pyplot, save_figure
+from common.seat_numbers import seat_number
 from common.words import plural
 from engine.errors import PalaisError
 from engine.notation import turn_to_text
@@ -63,7 +64,7 @@ class TurnAnalysis:
         return turn_accuracy(self.loss)
 
     def to_dict(self) -> dict:
-        return {"turn": self.number, "round": self.round, "seat": self.seat + 1,
+        return {"turn": self.number, "round": self.round, "seat": seat_number(self.seat),
                 "played": turn_to_text(self.played), "played_win": round(self.played_win, 4),
                 "played_score": round(self.played_score, 2),
                 "best": turn_to_text(self.best), "best_win": round(self.best_win, 4),
@@ -203,7 +204,7 @@ def seat_summary(analyses, seat: int) -> dict | None:
     mine = [t for t in analyses if t.seat == seat]
     if not mine:
         return None
-    return {"seat": seat + 1, "turns": len(mine),
+    return {"seat": seat_number(seat), "turns": len(mine),
             "mistakes": sum(t.verdict == "mistake" for t in mine),
             "blunders": sum(t.verdict == "blunder" for t in mine),
             "average_loss": round(sum(t.loss for t in mine) / len(mine), 4),

@@ -26,7 +26,7 @@ from search.kernel import kernel_name, kernel_report
 from .board import want_color
 from .hints import DEFAULT_ITERATIONS
 
-main = click.Group(name="palais", help="Palais Royal engine tools: rules, play, hints, analysis and training.",
+main = click.Group(name="palais", help="Palais Royal tools: rules, play, hints, analysis and training.",
                    context_settings={"help_option_names": ["-h", "--help"]})
 main = version_option("palais", details=kernel_report)(main)
 for _name, _command in rules_commands.commands.items():

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from common.seat_numbers import seat_number
 from common.words import plural
 from engine.notation import turn_to_text
 from engine.views import view_for
@@ -50,7 +51,7 @@ class HintReport:
     time_ms: float
 
     def to_dict(self) -> dict:
-        return {"seat": self.seat + 1, "iterations": self.iterations,
+        return {"seat": seat_number(self.seat), "iterations": self.iterations,
                 "time_ms": round(self.time_ms, 1), "hints": [h.to_dict() for h in self.hints]}
 
 

@@ -3,7 +3,7 @@ PettingZoo can train and evaluate agents on it without learning our APIs.
 
 Agents are "seat_1" .. "seat_n". Each observes only its seat's view: the observation vector
 of engine/features.py and a mask of its legal actions (all zero when it is not its turn).
-Actions are the engine's integer actions (Discrete(175), engine/constants.py). Card draws
+Actions are the rules core's integer actions (Discrete(175), engine/constants.py). Card draws
 are chance events the environment resolves inside step() with the deal's seeded stream, so
 an agent never chooses or sees another seat's draws. Rewards come at the end only: each
 winner gets 1 / (number of winners), everyone else 0 (RULES.md §7: most VP, then most gold).
@@ -157,7 +157,7 @@ class PalaisRoyalEnv(AECEnv):
         return {"observation": observation(self._state, seat), "action_mask": mask}
 
     def seat_view(self, agent) -> State:
-        """The position as `agent`'s seat sees it (engine State, other hands unknown): what a
+        """The position as `agent`'s seat sees it (a State, other hands unknown): what a
         search player such as ISMCTS needs to act for that seat."""
         return self._state.view(self._seat_of[agent])
 

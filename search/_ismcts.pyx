@@ -588,7 +588,7 @@ cdef void iterate(Tree* t, const Params* P, const GameState* root, int seat, Rng
 
 
 cdef class TreeSearch:
-    """One search tree and its parameters; the engine of ISMCTS and perfect-information MCTS.
+    """One search tree and its parameters; the core of ISMCTS and perfect-information MCTS.
 
     Python code uses search.mcts (which wraps this) rather than this class directly.
     """
@@ -709,7 +709,7 @@ cdef class TreeSearch:
         self._free()
 
     def set_root(self, state, int seat):
-        """Search from `state` (an engine State, full or a view) for `seat`.
+        """Search from `state` (a State, full or a view) for `seat`.
 
         The nodes already in the tree stay (tree reuse: a position searched before keeps its
         statistics, found again by its key); the per-search counters (iterations, decisions

@@ -193,7 +193,7 @@ def static_eval_code(str name):
     return STATIC_EVALS.index(name)
 
 
-# The v26 evaluation: the score if the game ended now, plus what the seat's engine should
+# The v26 evaluation: the score if the game ended now, plus what the seat should
 # still earn (gold and seals turn into tiles, roughly 1 VP per 2.5 gold; a servant in a
 # working room is worth a little), scaled by how much of the game is left.
 cdef void estimate_v26(const GameState* s, double* out) noexcept nogil:
@@ -321,7 +321,7 @@ cdef void evaluate(const GameState* s, int model, double temperature, double* re
 
 
 def policy_playout(state, policies, rng, int until_round=0):
-    """Play `state` (an engine State) in place, seat q following policies[q] ("uniform" or
+    """Play `state` (a State) in place, seat q following policies[q] ("uniform" or
     "heuristic"), to the end, or until round `until_round` begins (if > 0); `rng` is an
     engine.rng.Rng. Returns the actions applied."""
 
@@ -342,7 +342,7 @@ def policy_playout(state, policies, rng, int until_round=0):
 
 
 def estimated_scores(state, str model="playout"):
-    """The static evaluation's expected final score per seat for an engine State, by `model`
+    """The static evaluation's expected final score per seat for a State, by `model`
     (one of STATIC_EVALS)."""
     cdef double out[MAX_P]
     cdef int code = static_eval_code(model)

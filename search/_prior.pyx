@@ -246,7 +246,7 @@ cdef void policy_priors(const PolicyNet* net, const GameState* s, const int* buf
 
 # ---- Python --------------------------------------------------------------------------------
 cdef GameState* decision_state(object state) except NULL:
-    """The C state of an engine State at a decision whose mover's observation it holds."""
+    """The C state of a State at a decision whose mover's observation it holds."""
     cdef GameState* s = &(<State?>state).st
     if s.stage == S_GAME_OVER or s.stage == S_DRAW:
         raise ValueError("no decision to make here (the game is over, or a card is drawn)")
@@ -321,7 +321,7 @@ cdef class PolicyModel:
         return self.net.hidden
 
     def priors(self, state, actions=None):
-        """policy_priors for an engine State (full, or the mover's view) over `actions`
+        """policy_priors for a State (full, or the mover's view) over `actions`
         (default: its legal actions, ascending): a list of floats in the actions' order.
         ValueError for a state with no decision, another seat's view, or an action that is
         not legal there (or asked twice)."""

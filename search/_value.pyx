@@ -230,7 +230,7 @@ cdef class ValueModel:
         return (self.net.h1, self.net.h2)
 
     def value(self, state, int seat):
-        """value_of for an engine State (full or a view) and a seat."""
+        """value_of for a State (full or a view) and a seat."""
         return flushed_value(&self.net, &(<State?>state).st, seat, 0)
 
     def dense_value(self, state, int seat):
@@ -266,7 +266,7 @@ cdef class ValueModel:
         return v
 
     def rewards(self, state):
-        """value_rewards for an engine State: one share per seat, summing to 1."""
+        """value_rewards for a State: one share per seat, summing to 1."""
         cdef double win[MAX_P]
         cdef GameState* s = &(<State?>state).st
         cdef pfp_saved fp_mode

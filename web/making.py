@@ -29,7 +29,7 @@ def seat_specs(config, players) -> tuple:
     if not isinstance(players, list) or not 2 <= len(players) <= 4:
         raise Refused("players: expected a list of 2 to 4 seats")
     specs, kinds = [], []
-    for q, player in enumerate(players, 1):
+    for q, player in enumerate(players):
         kind = player.get("kind") if isinstance(player, dict) else None
         if kind == "human":
             specs.append(SeatSpec("human"))
@@ -37,7 +37,7 @@ def seat_specs(config, players) -> tuple:
             continue
         name = player.get("name") if kind == "engine" else None
         if kind != "engine" or not isinstance(name, str):
-            raise Refused(f"players[{q - 1}]: expected {{\"kind\": \"human\"}} or "
+            raise Refused(f"players[{q}]: expected {{\"kind\": \"human\"}} or "
                           f"{{\"kind\": \"engine\", \"name\": NAME}}")
         engine = config.engine(name)
         if name in BUILTIN_PLAYERS:
@@ -45,7 +45,7 @@ def seat_specs(config, players) -> tuple:
         elif engine is not None:
             specs.append(SeatSpec("cmd", engine.cmd, engine.options))
         else:
-            raise Refused(f"players[{q - 1}]: no player {name[:40]!r} "
+            raise Refused(f"players[{q}]: no player {name[:40]!r} "
                           f"(players: {', '.join(config.player_names())})")
         kinds.append(name)
     return specs, kinds

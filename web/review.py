@@ -7,6 +7,7 @@ the API's JSON.
 
 from __future__ import annotations
 
+from common.seat_numbers import seat_number
 from engine.notation import action_to_token, turn_to_text
 from play.analyse import seat_summary
 
@@ -55,7 +56,7 @@ def analysis_json(n_players: int, analyses, observer: int = -1, best_steps_of=No
     before = [round(1 / n_players, 4)] * n_players
     for t in analyses:
         after = [round(w, 4) for w in t.win_after]
-        turns.append({"ply": t.ply, "seat": t.seat + 1, "round": t.round,
+        turns.append({"ply": t.ply, "seat": seat_number(t.seat), "round": t.round,
                       "tokens": turn_to_text(t.played), "win_before": before, "win_after": after,
                       "loss": round(t.loss, 4), "accuracy": round(t.accuracy, 1), "mark": t.verdict or None,
                       "best": turn_to_text(t.best), "explanation": t.explanation})
@@ -63,5 +64,5 @@ def analysis_json(n_players: int, analyses, observer: int = -1, best_steps_of=No
             turns[-1]["best_steps"] = best_steps_of[len(turns) - 1]
         before = after
     seats = [seat_summary(analyses, q) for q in range(n_players)]
-    return {"turns": turns, "observer": "full" if observer < 0 else observer + 1,
+    return {"turns": turns, "observer": "full" if observer < 0 else seat_number(observer),
             "seats": [s for s in seats if s is not None]}

@@ -16,6 +16,7 @@ import threading
 import time
 from contextlib import contextmanager
 
+from common.seat_numbers import seat_number
 from engine.chance import commitment
 from engine.errors import NotationError, PalaisError
 from engine.notation import action_to_token, legal_text, token_to_action
@@ -28,7 +29,7 @@ from search.turns import choose_turn
 
 from .engine_seat import KeptSeat
 from .review import analysis_json, best_steps
-from .views import build_view, seat_labels, seat_number
+from .views import build_view, seat_labels
 
 RESIGNED_PLAYER = "greedy"       # who plays a resigned seat's decisions (docs/web.md)
 INFO_INTERVAL_S = 0.25           # at most ~4 info messages a second per thinking seat

@@ -5,15 +5,16 @@ public view for a spectator), never from the true state, so two worlds that diff
 cards the seat cannot see give the same View, byte for byte. The log shows other seats'
 draws as `?` (engine/views.py's seen_by, as PRI engines are told).
 
-Seats are 0-based in all of web/, with None for a spectator, as in the engine. The JSON is
-for people and the page, and numbers seats from 1 (0: no seat, the spectator): seat_number()
-here is the one place that turns one into the other.
+Seats are 0-based in all of web/, with None for a spectator, as in the rules core. The JSON is
+for people and the page, and numbers seats from 1 (0: no seat, the spectator):
+common/seat_numbers.py is the one place that turns one into the other.
 """
 
 from __future__ import annotations
 
 import re
 
+from common.seat_numbers import seat_number, seat_of_number
 from engine.constants import (
     CARDS, KING, MADAME, PRIVILEGES, ROOMS, SQUARE_NAMES, STAGES, S_KING_BONUS, S_MADAME_BONUS,
     decode_action, room_adjacency,
@@ -23,11 +24,6 @@ from engine.scoring import breakdown
 from engine.views import seen_by
 
 from .turn_summary import turn_summary
-
-
-def seat_number(q) -> int:
-    """A 0-based seat (None: none) as the JSON numbers it: 1..n, 0 for none."""
-    return 0 if q is None else q + 1
 
 
 def seat_state(state, seat: int):
@@ -109,7 +105,7 @@ def turn_log(start, actions, drawers, seat, reveal: bool = False) -> list:
     log, befores = [], []
     for ply, (action, token) in enumerate(zip(actions, tokens)):
         label = (state.round, state.to_move)
-        if not log or (log[-1]["round"], log[-1]["seat"] - 1) != label:
+        if not log or (log[-1]["round"], seat_of_number(log[-1]["seat"])) != label:
             log.append({"ply": ply, "seat": seat_number(state.to_move), "round": state.round,
                         "tokens": [], "steps": []})
             befores.append(state.snapshot())
@@ -119,7 +115,7 @@ def turn_log(start, actions, drawers, seat, reveal: bool = False) -> list:
     afters = befores[1:] + [state.snapshot()]
     for turn, before, after in zip(log, befores, afters):
         turn["tokens"] = " ".join(turn["tokens"])
-        turn["summary"] = turn_summary(before, after, turn["seat"] - 1, turn["steps"],
+        turn["summary"] = turn_summary(before, after, seat_of_number(turn["seat"]), turn["steps"],
                                        start.options.honour_vp)
     return log
 

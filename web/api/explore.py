@@ -19,13 +19,14 @@ from starlette.concurrency import run_in_threadpool
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from common.seat_numbers import seat_number
 from engine.errors import PalaisError
 from engine.notation import action_to_token, token_to_action
 from search.analysis import TurnValuer, engine_params, fair_iterations
 
 from ..inputs import int_field, json_body
 from ..session import Refused
-from ..views import action_json, build_view, seat_number, turn_steps
+from ..views import action_json, build_view, turn_steps
 from .common import Server, seat_route
 
 MAX_LINE = 200                   # actions of one explored line at the most

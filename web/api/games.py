@@ -9,6 +9,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from common.seat_numbers import seat_number
 from engine.components import default_components
 from engine.constants import CARDS, PRIVILEGES, P_NONE, ROOMS
 from engine.options import OPTIONS as RULE_OPTIONS
@@ -20,7 +21,6 @@ from ..credentials import SeatKeys
 from ..inputs import json_body
 from ..levels import levels_json
 from ..session import Refused
-from ..views import seat_number
 from .common import Server, answer, api, seat_route
 
 MAX_LISTED = 100                         # games asked about in one "My games" request

@@ -1,9 +1,9 @@
-// The page's entry: it makes the board and the views, subscribes them to the store, wires
+// The page's entry: it makes the board and the page's parts, subscribes them to the store, wires
 // the header's buttons to the controller, and starts (the server's offer, the language,
 // the game the address names or the new-game dialog). The modules:
 //   store.js (the state, update, subscribers; one redraw a frame)   game.js (the controller: server and socket)
 //   socket.js (the game's live updates)         saved.js (the games this browser holds)
-//   views/*.js (panel, log, hints, review, ending, dialog, keys, legend, guide), each redrawing what changed;
+//   views/*.js, the page's parts (panel, log, hints, review, ending, dialog, keys, legend, guide), each redrawing what changed;
 //   views/standing.js says where the page stands (the connection, a spectator, a bad link);
 //   views/announce.js says each turn's steps once to a screen reader (a live region);
 //   board.js and chart.js only draw.

@@ -35,6 +35,7 @@ import { drawHint } from "./board/hints.js";
 import { animated, playSteps, stepMs, SPEEDS } from "./board/motion.js";
 import { lastTurn, piecesOf, placeOf, stepsBetween, stepsOf, targetsOf, touchedBy } from "./board/state.js";
 import { t } from "./i18n.js";
+import { seatIndex } from "./seats.js";
 
 export { SEAT_COLOURS, SEAT_LETTERS, SPEEDS };
 
@@ -96,7 +97,7 @@ export function createBoard(svg, handlers) {
       view, geo, pieces, handlers, selectedFrom,
       targets: targetsOf(legal, selectedFrom),
       touched: touchedBy(last, view, pieces),
-      mover: { last: last ? SEAT_COLOURS[last.seat - 1] : null, picking: SEAT_COLOURS[pickingSeat - 1] },
+      mover: { last: last ? SEAT_COLOURS[seatIndex(last.seat)] : null, picking: SEAT_COLOURS[seatIndex(pickingSeat)] },
       boxes: roomBoxes(view, geo),
       centres: { squares: {}, cards: {}, legendCards: {}, seats: {}, pile: null },
       measure,

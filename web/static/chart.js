@@ -4,6 +4,7 @@
 
 import { t, tf } from "./i18n.js";
 import { SEAT_COLOURS, SEAT_LETTERS } from "./board.js";
+import { seatIndex, seatNumber } from "./seats.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const W = 760;
@@ -54,27 +55,27 @@ export function drawChart(svg, analysis, nPlayers, plyAfter, onPick, describe = 
   el("text", { x: PAD.left + plotW / 2, y: H - 3, "text-anchor": "middle", class: "chart-axis" }, svg, t("Round"));
   // whose estimate the lines are: one observer for every point (play/analyse.py)
   const observer = analysis.observer === "full" ? t("Seen with every hand open")
-    : analysis.observer ? tf("Seen from seat {letter}'s view", { letter: SEAT_LETTERS[analysis.observer - 1] }) : "";
+    : analysis.observer ? tf("Seen from seat {letter}'s view", { letter: SEAT_LETTERS[seatIndex(analysis.observer)] }) : "";
   if (observer) el("text", { x: W - PAD.right, y: PAD.top - 3, "text-anchor": "end", class: "chart-axis chart-observer" }, svg, observer);
 
-  for (let seat = 0; seat < nPlayers; seat += 1) {
-    const points = turns.map((turn, i) => `${xOf(i)},${yOf(turn.win_after[seat])}`).join(" ");
-    el("polyline", { points, fill: "none", stroke: SEAT_COLOURS[seat], class: "chart-line", "data-seat": seat + 1 }, svg);
-    const lastY = yOf(turns[turns.length - 1].win_after[seat]);
-    el("text", { x: W - PAD.right + 6, y: lastY + 4, fill: SEAT_COLOURS[seat], class: "chart-letter" }, svg, SEAT_LETTERS[seat]);
+  for (let index = 0; index < nPlayers; index += 1) {
+    const points = turns.map((turn, i) => `${xOf(i)},${yOf(turn.win_after[index])}`).join(" ");
+    el("polyline", { points, fill: "none", stroke: SEAT_COLOURS[index], class: "chart-line", "data-seat": seatNumber(index) }, svg);
+    const lastY = yOf(turns[turns.length - 1].win_after[index]);
+    el("text", { x: W - PAD.right + 6, y: lastY + 4, fill: SEAT_COLOURS[index], class: "chart-letter" }, svg, SEAT_LETTERS[index]);
   }
   turns.forEach((turn, i) => {
-    const seat = turn.seat - 1;
+    const index = seatIndex(turn.seat);
     const x = xOf(i);
-    const y = yOf(turn.win_after[seat]);
+    const y = yOf(turn.win_after[index]);
     const g = el("g", { class: "chart-point", tabindex: "0", role: "button", "data-index": i, "data-ply": plyAfter(i) }, svg);
-    const label = tf("Round {round}, seat {letter}: {tokens}", { round: turn.round, letter: SEAT_LETTERS[seat], tokens: describe(turn) });
+    const label = tf("Round {round}, seat {letter}: {tokens}", { round: turn.round, letter: SEAT_LETTERS[index], tokens: describe(turn) });
     const markText = turn.mark === "blunder" ? t("blunder") : turn.mark === "mistake" ? t("mistake") : "";
     const bestText = describeBest(turn);
     const best = turn.best && turn.best !== turn.tokens ? ` (${markText ? `${markText}; ` : ""}${t("best")}: ${bestText})` : markText ? ` (${markText})` : "";
     el("title", {}, g, label + best);
     el("circle", { cx: x, cy: y, r: 7, class: "chart-hit" }, g);
-    el("circle", { cx: x, cy: y, r: turn.mark ? 5 : 2.5, fill: SEAT_COLOURS[seat], class: turn.mark ? `chart-mark ${turn.mark}` : "chart-dot" }, g);
+    el("circle", { cx: x, cy: y, r: turn.mark ? 5 : 2.5, fill: SEAT_COLOURS[index], class: turn.mark ? `chart-mark ${turn.mark}` : "chart-dot" }, g);
     if (turn.mark) {
       el("text", { x, y: y - 8, "text-anchor": "middle", class: `chart-mark-text ${turn.mark}` }, g, turn.mark === "blunder" ? "??" : "?");
     }

@@ -1,12 +1,13 @@
 // The controller: what the page does when a person acts or the server speaks. It asks the
 // server (api.js), follows the game's socket (socket.js) and changes the state (store.js);
-// it draws nothing itself (the views do, on each update). Views call these functions.
+// it draws nothing itself (the page's parts, views/*.js, do, on each update). They call these functions.
 
 import { api, WS_IDLE } from "./api.js";
 import { language, t } from "./i18n.js";
 import { forgetGame, gameAddress, storeGame, storedGames } from "./saved.js";
 import { connect, disconnect } from "./socket.js";
 import { humanSeat, keyOf, state, update } from "./store.js";
+import { seatIndex, seatNumber } from "./seats.js";
 
 // What the controller needs from the page that it does not own (set by app.js).
 export const hooks = {
@@ -252,10 +253,13 @@ export async function resign() {
   await guarded(async () => receiveView(await api.resign(state.gameId, keyOf(state.seat), shownVersion(), language())));
 }
 
-// In a rematch every seat moves one place on: seat n's key now opens seat n + 1.
+// In a rematch every seat moves one place on: seat n's key now opens seat n + 1 (the last
+// seat's, seat 1).
+const seatAfter = (seat, n) => seatNumber((seatIndex(Number(seat)) + 1) % n);
+
 function rotatedKeys(keys, n) {
   const out = {};
-  for (const [seat, key] of Object.entries(keys)) out[(Number(seat) % n) + 1] = key;
+  for (const [seat, key] of Object.entries(keys)) out[seatAfter(seat, n)] = key;
   return out;
 }
 
@@ -264,7 +268,7 @@ export async function rematch() {
     const answer = await api.rematch(state.gameId, state.owner);
     const keys = rotatedKeys(state.keys, state.view.n_players);
     storeGame(answer.game, { keys, owner: state.owner });
-    await openGame(answer.game, keys[state.seat % state.view.n_players + 1]);
+    await openGame(answer.game, keys[seatAfter(state.seat, state.view.n_players)]);
   });
 }
 

@@ -1,4 +1,4 @@
-// The page's state in one place, and who is told when it changes. The views read it and
+// The page's state in one place, and who is told when it changes. The page's parts read it and
 // redraw (each only what changed); the controller (game.js) and the socket change it,
 // always through update(), so there is one way a change reaches the screen (as
 // chessground keeps its state apart from its rendering and its events).
@@ -8,6 +8,8 @@
 // A seat is the seat's key: the page holds the keys it was given (its own, from its link;
 // every person's at a shared screen) and sends them with each request; with none it is
 // a spectator.
+
+import { seatIndex } from "./seats.js";
 
 export const state = {
   meta: null,
@@ -80,5 +82,5 @@ export function flush() {
 export const keyOf = (seat) => state.keys[seat] || null;
 
 export function humanSeat(view, seat) {
-  return seat >= 1 && view.kinds[seat - 1] === "human";
+  return seat >= 1 && view.kinds[seatIndex(seat)] === "human";
 }

@@ -5,6 +5,7 @@
 // catalog entry ("room:MINT", "card-help:GOLD", "step:move", plural msgids through tn).
 
 import { t, tf, tn, formatNumber } from "./i18n.js";
+import { seatIndex } from "./seats.js";
 
 const SEAT_LETTERS = "ABCD";
 
@@ -15,7 +16,7 @@ function entry(key, fallback) {
 }
 
 export function seatLetter(seat) {
-  return SEAT_LETTERS[seat - 1] || "?";
+  return SEAT_LETTERS[seatIndex(seat)] || "?";
 }
 
 // kind: "room" | "card" | "privilege" | "stage"; id: its code (MINT, GOLD, INCOME, WINDOW1).
@@ -102,11 +103,11 @@ export function turnWords(steps, view) {
 // (the View's `seat_labels`: "Player 2", an engine chosen by its level as "Club (engine)",
 // an engine chosen by name by its label).
 export function seatName(view, seat) {
-  const label = (view.seat_labels || [])[seat - 1];
+  const label = (view.seat_labels || [])[seatIndex(seat)];
   if (label && label.key === "Player {n}") return tf("Player {n}", { n: seat });
   if (label && label.level) return tf("{level} (engine)", { level: entry(label.key, label.key) });
-  if (label && label.key) return entry(label.key, (view.names || [])[seat - 1] || "");
-  return (view.names || [])[seat - 1] || tf("Player {n}", { n: seat });
+  if (label && label.key) return entry(label.key, (view.names || [])[seatIndex(seat)] || "");
+  return (view.names || [])[seatIndex(seat)] || tf("Player {n}", { n: seat });
 }
 
 // A player the server offers (/api/meta `players` or `levels` entry) by its label msgid.

@@ -7,11 +7,12 @@ import { pieceHelp, pieceName } from "./speech.js";
 import { stairKey } from "./state.js";
 import { classes, explain, setTarget } from "./targets.js";
 import { tf, t } from "../i18n.js";
+import { seatIndex } from "../seats.js";
 
-export function drawServant(parent, key, cx, cy, seatIndex, r = 9) {
-  kid(parent, `${key}:c`, "circle", { cx, cy, r, fill: SEAT_COLOURS[seatIndex], class: "servant" });
+export function drawServant(parent, key, cx, cy, index, r = 9) {
+  kid(parent, `${key}:c`, "circle", { cx, cy, r, fill: SEAT_COLOURS[index], class: "servant" });
   kid(parent, `${key}:t`, "text", { x: cx, y: cy + r * 0.42, class: "servant-letter", "text-anchor": "middle",
-    "font-size": r * 1.2 }, SEAT_LETTERS[seatIndex]);
+    "font-size": r * 1.2 }, SEAT_LETTERS[index]);
 }
 
 const CHIP_R = 8;                 // a servant's disc in a room
@@ -19,8 +20,8 @@ const CHIP_GAP = 3;               // between one seat's count and the next seat'
 // (a count is "×12": the sign small, so four two-digit counts fit a room in two rows)
 const countWidth = (n, measure) => measure("×", "count count-times") + measure(`${n}`, "count");
 
-// Where each seat's disc goes in a room `box` for `present` ([seatIndex, count] pairs):
-// {seatIndex: {x, y}} (the disc's centre), in rows as wide as the measured counts let them
+// Where each seat's disc goes in a room `box` for `present` ([index, count] pairs, a seat's index from 0):
+// {index: {x, y}} (the disc's centre), in rows as wide as the measured counts let them
 // be, so two-digit counts of several seats never overlap. The first row runs under the
 // name (`twoLines`: a name on two lines); in a low room the second one keeps clear of the
 // stairway down at the left (stairPoint) and of the bottom-right corner, where a hint's
@@ -51,16 +52,16 @@ export function chipSpots(box, present, measure, twoLines = false) {
   return spots;
 }
 
-// Where a servant of `seatIndex` lands in (or leaves) `room` as drawn now: its seat's disc
+// Where a servant of `index` lands in (or leaves) `room` as drawn now: its seat's disc
 // there, or where that disc will be once it is there, never over the counts.
-export function servantSpot(room, seatIndex, ctx) {
+export function servantSpot(room, index, ctx) {
   const { view, pieces, boxes, measure } = ctx;
   const box = boxes[room];
   const roomIndex = pieces.rooms.indexOf(room);
   if (!box || roomIndex < 0) return null;
-  const present = view.rooms.map((counts, s) => [s, counts[roomIndex] || (s === seatIndex ? 1 : 0)]).filter(([, n]) => n > 0);
+  const present = view.rooms.map((counts, s) => [s, counts[roomIndex] || (s === index ? 1 : 0)]).filter(([, n]) => n > 0);
   const name = ctx.roomNames && ctx.roomNames[room];
-  return chipSpots(box, present, measure, Boolean(name && name.childElementCount > 1))[seatIndex];
+  return chipSpots(box, present, measure, Boolean(name && name.childElementCount > 1))[index];
 }
 
 // Where each room is this render: {ROOM: {x, y, w, h}}.
@@ -113,17 +114,17 @@ export function drawCastle(layer, ctx) {
     const holder = majorities[room];
     if (holder > 0) {
       const mark = kid(g, "majority", "g", { class: "majority" });
-      kid(mark, "c", "circle", { cx: box.x + box.w - 13, cy: box.y + 14, r: 8, fill: SEAT_COLOURS[holder - 1], class: "majority-mark" });
+      kid(mark, "c", "circle", { cx: box.x + box.w - 13, cy: box.y + 14, r: 8, fill: SEAT_COLOURS[seatIndex(holder)], class: "majority-mark" });
       kid(mark, "t", "text", { x: box.x + box.w - 13, y: box.y + 18, class: "majority-text", "text-anchor": "middle" }, "★");
-      explain(mark, tf("Majority: seat {letter}", { letter: SEAT_LETTERS[holder - 1] }), pieceHelp("room", room));
+      explain(mark, tf("Majority: seat {letter}", { letter: SEAT_LETTERS[seatIndex(holder)] }), pieceHelp("room", room));
     }
     // Each seat present: its letter on its colour and its count, in rows that never overlap.
-    const present = view.rooms.map((counts, seatIndex) => [seatIndex, counts[roomIndex]]).filter(([, n]) => n > 0);
+    const present = view.rooms.map((counts, index) => [index, counts[roomIndex]]).filter(([, n]) => n > 0);
     const spots = chipSpots(box, present, ctx.measure, nameNode.childElementCount > 1);
-    for (const [seatIndex, n] of present) {
-      const spot = spots[seatIndex];
-      drawServant(g, `chip${seatIndex}`, spot.x, spot.y, seatIndex, CHIP_R);
-      const count = kid(g, `chip${seatIndex}:n`, "text", { x: spot.x + CHIP_R + 1, y: spot.y + 4.5, class: "count" });
+    for (const [index, n] of present) {
+      const spot = spots[index];
+      drawServant(g, `chip${index}`, spot.x, spot.y, index, CHIP_R);
+      const count = kid(g, `chip${index}:n`, "text", { x: spot.x + CHIP_R + 1, y: spot.y + 4.5, class: "count" });
       kid(count, "times", "tspan", { class: "count-times" }, "×");
       kid(count, "n", "tspan", null, `${n}`);
     }

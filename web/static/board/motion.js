@@ -9,6 +9,7 @@ import { centre, SEAT_COLOURS, SEAT_LETTERS } from "./geometry.js";
 import { servantSpot, stairPoint } from "./castle.js";
 import { placeOf } from "./state.js";
 import { pieceName } from "./speech.js";
+import { seatIndex } from "../seats.js";
 
 const GHOST_R = 14;          // a moving servant's disc, shrinking to a room's disc as it lands
 const LANDED_R = 9;
@@ -32,7 +33,7 @@ function pathOf(step, ctx) {
   const place = placeOf(step);
   // (a servant goes from its seat's disc in a room to its seat's disc in the next, so it
   // never comes to rest over a room's counts)
-  const inRoom = (room) => servantSpot(room, step.seat - 1, ctx) || centre(boxes[room]);
+  const inRoom = (room) => servantSpot(room, seatIndex(step.seat), ctx) || centre(boxes[room]);
   if (place && place.from && boxes[place.from] && boxes[place.to]) {
     const p = stairPoint(boxes[place.from], boxes[place.to]);
     return { shape: "servant", points: [inRoom(place.from), { x: p.x, y: p.y }, inRoom(place.to)], shrink: LANDED_R / GHOST_R };
@@ -53,10 +54,10 @@ function ghostOf(layer, path, seat) {
   const ghost = el("g", { class: `anim-ghost anim-${path.shape}` }, layer);
   const g = el("g", { class: "anim-body" }, ghost);         // (what shrinks as it lands)
   if (path.shape === "servant") {
-    el("circle", { cx: 0, cy: 0, r: GHOST_R, fill: SEAT_COLOURS[seat - 1] || "#555", class: "servant anim-servant" }, g);
-    el("text", { x: 0, y: 5.8, class: "servant-letter", "text-anchor": "middle", "font-size": 16 }, g, SEAT_LETTERS[seat - 1] || "");
+    el("circle", { cx: 0, cy: 0, r: GHOST_R, fill: SEAT_COLOURS[seatIndex(seat)] || "#555", class: "servant anim-servant" }, g);
+    el("text", { x: 0, y: 5.8, class: "servant-letter", "text-anchor": "middle", "font-size": 16 }, g, SEAT_LETTERS[seatIndex(seat)] || "");
   } else {
-    el("rect", { x: -34, y: -11, width: 68, height: 22, rx: 3, class: "card-box anim-card-box", stroke: SEAT_COLOURS[seat - 1] || null }, g);
+    el("rect", { x: -34, y: -11, width: 68, height: 22, rx: 3, class: "card-box anim-card-box", stroke: SEAT_COLOURS[seatIndex(seat)] || null }, g);
     el("text", { x: 0, y: 4, class: "card-text", "text-anchor": "middle" }, g, path.label);
   }
   return ghost;

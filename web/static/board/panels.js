@@ -8,6 +8,7 @@ import { drawServant } from "./castle.js";
 import { cardCount, nobleText, pieceHelp, pieceName, privilegeText, seatName } from "./speech.js";
 import { classes, explain, setTarget } from "./targets.js";
 import { t, tf } from "../i18n.js";
+import { seatIndex } from "../seats.js";
 
 // Chips in rows from (x, y) to maxX: each {key, label, name, help, cls, target, data}.
 // Returns the y under the last row; `at` gets each chip's box by key.
@@ -39,14 +40,14 @@ export function drawPanels(layer, ctx) {
   view.players.forEach((player, i) => {
     const x = P.x;
     const y = P.grow ? top : P.y + i * (P.h + P.gap);
-    const seatIndex = player.seat - 1;
+    const index = seatIndex(player.seat);
     const g = kid(layer, `panel:${player.seat}`, "g", { class: classes("panel", view.to_move === player.seat && "to-move"), "data-seat": player.seat });
     const box = kid(g, "box", "rect", { x, y, width: P.w, height: P.h, rx: 6, class: "panel-box" });
-    const stripe = kid(g, "stripe", "rect", { x, y, width: 8, height: P.h, rx: 3, fill: SEAT_COLOURS[seatIndex] });
-    drawServant(g, "servant", x + 24, y + 16, seatIndex, 10);
+    const stripe = kid(g, "stripe", "rect", { x, y, width: 8, height: P.h, rx: 3, fill: SEAT_COLOURS[index] });
+    drawServant(g, "servant", x + 24, y + 16, index, 10);
     centres.seats[player.seat] = { x: x + 24, y: y + 16 };
     const name = seatName(view, player.seat);
-    const engine = (view.engines || [])[seatIndex];
+    const engine = (view.engines || [])[index];
     // (an engine's seat is named by its label, not by its kind again: no "ismcts (ismcts)")
     let heading = engine && engine.failed ? `${name} · ${t("engine failed")}` : name;
     if (view.seat === player.seat) heading += ` · ${t("you")}`;
@@ -55,7 +56,7 @@ export function drawPanels(layer, ctx) {
     if (view.thinking === player.seat) marks.push(t("thinking…"));
     else if (view.to_move === player.seat) marks.push(t("to move"));
     fit(kid(g, "vp", "text", { x: x + P.w - 8, y: y + 20, class: "panel-vp", "text-anchor": "end" },
-      `${view.scores[seatIndex]} ${t("VP")}${marks.length ? " · " + marks.join(" ") : ""}`), 140);
+      `${view.scores[index]} ${t("VP")}${marks.length ? " · " + marks.join(" ") : ""}`), 140);
     let line = y + 38;
     const row = (key, text) => { fit(kid(g, key, "text", { x: x + 16, y: line, class: "panel-text" }, text), P.w - 24); line += 15; };
     row("line1", `${t("Gold")} ${player.gold} · ${t("Play area")} ${player.area} · ${t("Supply")} ${player.supply} · ${t("Honours")} ${player.honours}`);
@@ -78,7 +79,7 @@ export function drawPanels(layer, ctx) {
     line = chips(g, privileges, { ...common, x: after(privilegesLabel), y: line - 12, h: 16, row: 19, minW: 40, cls: "privilege-chip" }) + (privileges.length ? 10 : 27);
     if (player.hand) {
       const cards = pieces.cards.filter((card) => player.hand[card] > 0).map((card) => {
-        const entry = seatIndex === view.seat - 1 ? targets.cards.get(card) : null;
+        const entry = player.seat === view.seat ? targets.cards.get(card) : null;
         const cardName = pieceName("card", card);
         return {
           key: `card:${card}`, id: card, label: `${cardName} ×${player.hand[card]}`, name: cardName, help: pieceHelp("card", card),

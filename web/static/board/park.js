@@ -7,6 +7,7 @@ import { drawServant } from "./castle.js";
 import { costText, nobleText, pieceHelp, privilegeText } from "./speech.js";
 import { classes, explain, setTarget } from "./targets.js";
 import { t, tf } from "../i18n.js";
+import { seatIndex } from "../seats.js";
 
 // A tile's cost as three small marks: gold (a coin), turquoise and violet seals.
 function drawCost(g, x, y, tile) {
@@ -55,9 +56,9 @@ export function drawPark(layer, ctx) {
       explain(g, tf("Noble on {square}", { square: place.square }), nobleText(tile));
     } else {
       explain(g, place.square, place.servant ? tf("{square}: a servant of seat {letter}", {
-        square: place.square, letter: SEAT_LETTERS[place.servant - 1] }) : "");
+        square: place.square, letter: SEAT_LETTERS[seatIndex(place.servant)] }) : "");
     }
-    if (place.servant) drawServant(g, "servant", box.x + c / 2, box.y + c / 2 + 2, place.servant - 1, 13);
+    if (place.servant) drawServant(g, "servant", box.x + c / 2, box.y + c / 2 + 2, seatIndex(place.servant), 13);
     centres.squares[place.square] = { x: box.x + c / 2, y: box.y + c / 2, box };
     sweep(g);
   });

@@ -2,9 +2,9 @@
 // exist (from /api/meta's `pieces`, else from the View itself), what can be clicked, where
 // each step of a turn happened, and which turn is the last one to keep highlighted.
 
-// The rooms and cards, in the engine's order (view.rooms[seat][i] counts servants in rooms[i]).
+// The rooms and cards, in the rules core's order (view.rooms[seat][i] counts servants in rooms[i]).
 // /api/meta's `pieces` gives them; a server without it still orders the View's `adjacent`
-// (rooms) and each hand (cards) the engine's way, so those are read, never a copy in JS.
+// (rooms) and each hand (cards) the rules core's way, so those are read, never a copy in JS.
 export function piecesOf(view, meta) {
   const given = meta && meta.pieces;
   const rooms = given && Array.isArray(given.rooms) ? given.rooms.slice()

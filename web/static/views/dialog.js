@@ -9,6 +9,7 @@ import { t, tf } from "../i18n.js";
 import { forgetGame, seatLink, storeGame, storedGames } from "../saved.js";
 import { playerLabel, seatName } from "../words.js";
 import { humanSeat, state } from "../store.js";
+import { seatIndex, seatNumber } from "../seats.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -18,7 +19,7 @@ export function showInvitations(gameId, seats) {
   const list = $("invite-list");
   list.innerHTML = "";
   const rows = seats.filter((s) => s.key && !(s.seat in state.keys))
-    .map((s) => ({ label: tf("{name} (seat {letter})", { name: s.name, letter: SEAT_LETTERS[s.seat - 1] }), link: seatLink(gameId, s.key) }));
+    .map((s) => ({ label: tf("{name} (seat {letter})", { name: s.name, letter: SEAT_LETTERS[seatIndex(s.seat)] }), link: seatLink(gameId, s.key) }));
   rows.push({ label: t("Spectators"), link: seatLink(gameId, null) });
   for (const { label, link } of rows) {
     const item = document.createElement("li");
@@ -61,7 +62,7 @@ export async function showMyGames() {
       const keys = stored[game.game].keys || {};
       const seat = Object.keys(keys)[0];
       link.href = seatLink(game.game, seat ? keys[seat] : null);
-      link.textContent = game.names.map((_, i) => seatName(game, i + 1)).join(" · ");
+      link.textContent = game.names.map((_, i) => seatName(game, seatNumber(i))).join(" · ");
       link.addEventListener("click", () => $("my-games-dialog").close());
       const note = document.createElement("span");
       note.textContent = ` — ${game.over ? t("Game over") : tf("{n} actions", { n: game.ply })}`;
@@ -89,7 +90,7 @@ function seatRow(index, meta, { levels = true } = {}) {
   letter.textContent = SEAT_LETTERS[index];
   const kind = document.createElement("select");
   kind.className = "seat-kind";
-  kind.setAttribute("aria-label", tf("Seat {n}", { n: index + 1 }));
+  kind.setAttribute("aria-label", tf("Seat {n}", { n: seatNumber(index) }));
   kind.add(new Option(t("Person"), "human"));
   if (levelList.length) {
     const group = document.createElement("optgroup");
@@ -116,7 +117,7 @@ function seatRow(index, meta, { levels = true } = {}) {
   name.className = "seat-name";
   name.placeholder = t("Name");
   name.maxLength = 40;
-  name.setAttribute("aria-label", tf("Name of seat {n}", { n: index + 1 }));
+  name.setAttribute("aria-label", tf("Name of seat {n}", { n: seatNumber(index) }));
   row.append(letter, kind, name);
   return row;
 }
@@ -223,7 +224,7 @@ function readNewGameForm() {
     seed: seedText === "" ? null : Number(seedText),
     budget_ms: Number($("budget-input").value),
     options,
-    names: names.some((name) => name) ? names.map((name, i) => name || (players[i].kind === "human" ? tf("Seat {n}", { n: i + 1 }) : players[i].name)) : null,
+    names: names.some((name) => name) ? names.map((name, i) => name || (players[i].kind === "human" ? tf("Seat {n}", { n: seatNumber(i) }) : players[i].name)) : null,
     shared: document.querySelector('input[name="where"]:checked').value === "shared",
   };
 }
@@ -232,7 +233,7 @@ function readNewGameForm() {
 // seats; the others get their invitation links.
 export function startMadeGame(answer) {
   const keys = {};
-  for (const seat of answer.mine) keys[seat] = answer.seats[seat - 1].key;
+  for (const seat of answer.mine) keys[seat] = answer.seats[seatIndex(seat)].key;
   storeGame(answer.game, { invitations: answer.shared ? null : answer.seats });
   startGame(answer.game, answer.view, { keys, owner: answer.owner });
   if (!answer.shared && answer.seats.some((s) => s.key && !(s.seat in keys))) showInvitations(answer.game, answer.seats);
@@ -264,7 +265,7 @@ export async function loadRecord(file) {
     if (players === undefined) return;                  // cancelled
     const answer = await api.load(text, players);
     const keys = {};
-    for (const seat of answer.mine) keys[seat] = answer.seats[seat - 1].key;
+    for (const seat of answer.mine) keys[seat] = answer.seats[seatIndex(seat)].key;
     startGame(answer.game, answer.view, { fromRecord: true, keys, owner: answer.owner });
     const view = answer.view;
     if (!view.over && humanSeat(view, view.to_move) && keys[view.to_move]) await loadSeat(view.to_move);

@@ -11,6 +11,7 @@ import { seatLink } from "../saved.js";
 import { keyOf } from "../store.js";
 import { scorePartName } from "../words.js";
 import { ranking, seatName } from "./panel.js";
+import { seatIndex } from "../seats.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -22,7 +23,7 @@ function cell(row, text, tag = "td", cls = null) {
   return node;
 }
 
-// The sources of VP in the order they first appear (the engine's order).
+// The sources of VP in the order they first appear (the rules core's order).
 function sourcesOf(final) {
   const out = [];
   for (const seat of final) for (const part of seat.parts) if (!out.includes(part.source)) out.push(part.source);
@@ -51,7 +52,7 @@ export function createEnding({ onRematch, onLobby }) {
       drawn = { key, game: view.game };
       const order = ranking(view);
       const winner = order[0];
-      $("end-winner").textContent = tf("{name} (seat {letter}) wins.", { name: seatName(view, winner), letter: SEAT_LETTERS[winner - 1] });
+      $("end-winner").textContent = tf("{name} (seat {letter}) wins.", { name: seatName(view, winner), letter: SEAT_LETTERS[seatIndex(winner)] });
       const sources = sourcesOf(view.final);
       const head = $("end-head");
       head.innerHTML = "";
@@ -64,10 +65,10 @@ export function createEnding({ onRematch, onLobby }) {
       order.forEach((seat, i) => {
         const row = document.createElement("tr");
         row.dataset.seat = seat;
-        const entry = view.final.find((f) => f.seat === seat) || { parts: [], total: view.scores[seat - 1] };
+        const entry = view.final.find((f) => f.seat === seat) || { parts: [], total: view.scores[seatIndex(seat)] };
         const resigned = (view.resigned || []).includes(seat) ? ` (${t("resigned")})` : "";
         cell(row, String(i + 1));
-        cell(row, `${SEAT_LETTERS[seat - 1]} ${seatName(view, seat)}${resigned}`, "th");
+        cell(row, `${SEAT_LETTERS[seatIndex(seat)]} ${seatName(view, seat)}${resigned}`, "th");
         for (const source of sources) {
           const vp = entry.parts.filter((p) => p.source === source).reduce((sum, p) => sum + p.vp, 0);
           const node = cell(row, formatNumber(vp), "td", "part");

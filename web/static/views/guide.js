@@ -17,6 +17,7 @@ import { storedGames, storeGame } from "../saved.js";
 import { keyOf, state as pageState } from "../store.js";
 import { cardCount, movesLeft, nobleText, pieceHelp, pieceName, stepWords } from "../words.js";
 import { howToPlayAddress } from "./legend.js";
+import { seatIndex } from "../seats.js";
 
 // The guide's hints search this many iterations (the server allows 50..hint_iterations):
 // a Beginner's game has some 200 decisions, each explained in a fraction of a second.
@@ -146,7 +147,7 @@ function choiceGroups(view) {
 
 // What the person holds, to weigh the costs.
 function holdings(view) {
-  const me = view.players[view.seat - 1];
+  const me = view.players[seatIndex(view.seat)];
   return tf("You have {gold} gold, {area} servants in your play area, {cards}.",
     { gold: me.gold, area: me.area, cards: cardCount(me.hand_size) });
 }

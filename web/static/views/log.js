@@ -7,6 +7,7 @@ import { SEAT_LETTERS } from "../board.js";
 import { showPosition } from "../game.js";
 import { t } from "../i18n.js";
 import { turnSummaryText } from "../words.js";
+import { seatIndex } from "../seats.js";
 
 // The ply after the log's turn i (where the next turn starts).
 export function plyAfterTurn(view, i) {
@@ -14,7 +15,7 @@ export function plyAfterTurn(view, i) {
 }
 
 export function turnLabel(entry) {
-  return `${entry.round || 0}${SEAT_LETTERS[entry.seat - 1]}`;
+  return `${entry.round || 0}${SEAT_LETTERS[seatIndex(entry.seat)]}`;
 }
 
 export function createLog(list, { drawTurn }) {

@@ -8,25 +8,26 @@ import { act, exploreStep, select } from "../game.js";
 import { t, tf } from "../i18n.js";
 import { humanSeat, keyOf } from "../store.js";
 import { expectedScore, movesLeft, passDeviceButton, passDeviceText, pieceName, reviewRound, seatName } from "../words.js";
+import { seatIndex } from "../seats.js";
 
 export { seatName };
 
 const $ = (id) => document.getElementById(id);
 
-export const seatLabel = (view, seat) => `${seatName(view, seat)} (${SEAT_LETTERS[seat - 1]})`;
+export const seatLabel = (view, seat) => `${seatName(view, seat)} (${SEAT_LETTERS[seatIndex(seat)]})`;
 
 // The seats, the winner first: the highest score, then the most gold (RULES.md's tie-break).
 export function ranking(view) {
   return view.players.map((p) => p.seat)
-    .sort((a, b) => view.scores[b - 1] - view.scores[a - 1] || view.players[b - 1].gold - view.players[a - 1].gold);
+    .sort((a, b) => view.scores[seatIndex(b)] - view.scores[seatIndex(a)] || view.players[seatIndex(b)].gold - view.players[seatIndex(a)].gold);
 }
 
 function promptFor(view, selectedFrom) {
   if (view.over) {
     const order = ranking(view);
     const winner = order[0];
-    const line = order.map((s) => `${SEAT_LETTERS[s - 1]} ${view.scores[s - 1]}`).join(" · ");
-    return `${t("Game over")}: ${line}. ${tf("{name} (seat {letter}) wins.", { name: seatName(view, winner), letter: SEAT_LETTERS[winner - 1] })}`;
+    const line = order.map((s) => `${SEAT_LETTERS[seatIndex(s)]} ${view.scores[seatIndex(s)]}`).join(" · ");
+    return `${t("Game over")}: ${line}. ${tf("{name} (seat {letter}) wins.", { name: seatName(view, winner), letter: SEAT_LETTERS[seatIndex(winner)] })}`;
   }
   const mover = seatLabel(view, view.to_move);
   const round = view.round ? `${tf("Round {n}", { n: view.round })}${view.last_round ? ` (${t("last round")})` : ""}` : t("Setup");
@@ -115,7 +116,7 @@ function drawEngineInfo(state) {
   box.innerHTML = "";
   const shown = estimateShown(state);
   box.dataset.estimate = shown ? "shown" : "hidden";
-  const thinking = tf("{name} (seat {letter}) is thinking", { name: seatName(state.view, info.seat), letter: SEAT_LETTERS[info.seat - 1] });
+  const thinking = tf("{name} (seat {letter}) is thinking", { name: seatName(state.view, info.seat), letter: SEAT_LETTERS[seatIndex(info.seat)] });
   const iterations = tf("{n} iterations", { n: info.iterations });
   const head = document.createElement("div");
   if (!shown) {
