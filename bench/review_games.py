@@ -11,7 +11,15 @@ game is played as a user would play it:
         (the engine's seat is --seat ismcts:preset=v26)
         --engine-iterations 2000 --save tests/data/review-A-B-N.rec
 
-Run: python bench/review_games.py [--out tests/data] [--check]
+The rule at 3 and 4 players (issue 40, declared before any of its games was seen): the engine at
+its defaults (ismcts, ENGINE_ITERATIONS a turn), the flat determinized player (pimc, the same
+budget) and the greedy player, every rotation of the seats, the same secret and kernel:
+
+    3 players: (ismcts, pimc, greedy) rotated 3 ways, seeds 31 to 34: 12 games
+    4 players: (ismcts, pimc, greedy, greedy) rotated 4 ways, seeds 41 and 42: 8 games
+    saved as tests/data/review-Np-A-B-C[-D]-N.rec
+
+Run: python bench/review_games.py [--out tests/data] [--check] [--players 2,3,4]
   --check  replay every game of the rule and say whether the stored file is the same, byte for
            byte (exit 1 if not), writing nothing.
 """
@@ -35,8 +43,14 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
 
 
-def games() -> list:
-    """(seats, seed, file name) of every game of the rule, in a fixed order."""
+MULTI_SEATS = {3: ("ismcts", "pimc", "greedy"), 4: ("ismcts", "pimc", "greedy", "greedy")}
+MULTI_SEEDS = {3: range(31, 35), 4: range(41, 43)}
+
+
+def games(players: int = 2) -> list:
+    """(seats, seed, file name) of every game of the rule at `players` players, in a fixed order."""
+    if players != 2:
+        return multi_games(players)
     out = []
     for opponent in OPPONENTS:
         for seed in SEEDS:
@@ -46,9 +60,26 @@ def games() -> list:
     return out
 
 
+def multi_games(players: int) -> list:
+    """The rule at 3 or 4 players: every rotation of MULTI_SEATS[players] for every seed."""
+    if players not in MULTI_SEATS:
+        raise ValueError(f"the review rule has no games at {players} players")
+    base, out = MULTI_SEATS[players], []
+    for seed in MULTI_SEEDS[players]:
+        for turn in range(players):
+            seats = base[turn:] + base[:turn]
+            out.append((seats, seed, f"review-{players}p-{'-'.join(seats)}-{seed}.rec"))
+    return out
+
+
+def all_games() -> list:
+    """Every game of the rule, at every player count."""
+    return [game for players in (2, 3, 4) for game in games(players)]
+
+
 def play(seats, seed: int, path: Path) -> None:
     """Play one game of the rule with `palais play` and save it to `path`."""
-    command = [sys.executable, "-m", "play.cli", "play"]
+    command = [sys.executable, "-m", "play.cli", "play", "--players", str(len(seats))]
     for seat in seats:
         command += ["--seat", seat]
     command += ["--seed", str(seed), "--secret-file", "-", "--engine-iterations", str(ENGINE_ITERATIONS),
@@ -64,10 +95,15 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=DATA, help="where the records go [tests/data]")
     parser.add_argument("--check", action="store_true", help="compare with the stored records, write nothing")
+    parser.add_argument("--players", default="2,3,4", help="the player counts whose games are made [2,3,4]")
     args = parser.parse_args(argv)
+    try:
+        wanted = [game for players in sorted({int(x) for x in args.players.split(",")}) for game in games(players)]
+    except ValueError as exc:
+        parser.error(f"--players: {exc}")
     differ = 0
     with tempfile.TemporaryDirectory() as scratch:
-        for seats, seed, name in games():
+        for seats, seed, name in wanted:
             made = Path(scratch) / name if args.check else args.out / name
             play(seats, seed, made)
             if args.check:

@@ -193,13 +193,36 @@ def test_along_the_setup_the_seats_best_claims_add_up_to_about_one(n):
 # ---- whole games -----------------------------------------------------------------------------
 
 def test_the_stored_review_games_are_every_game_of_the_rule_and_nothing_else():
-    assert sorted(DATA.glob("review-*.rec")) == sorted(GAMES)
+    assert sorted(DATA.glob("review-*.rec")) == sorted(DATA / name for _s, _n, name in RULE.all_games())
     assert len(GAMES) == len(RULE.OPPONENTS) * len(RULE.SEEDS) * 2 == 24
     for (seats, seed, _name), path in zip(RULE.games(), GAMES):
         text = path.read_text()
         names = ",".join(seat.partition(":")[0] for seat in seats)   # a seat's parameters are not its name
         assert f'[Names "{names}"]' in text and f'[Seed "{seed}"]' in text
         assert f'[DrawSecret "{RULE.SECRET}"]' in text and "[Scores " in text     # played out
+
+
+@pytest.mark.parametrize("players, count", [(3, 12), (4, 8)])
+def test_the_rule_at_three_and_four_players_rotates_every_seat_over_its_seeds(players, count):
+    games = RULE.games(players)
+    assert len(games) == count and len({name for _s, _n, name in games}) == count
+    for seed in RULE.MULTI_SEEDS[players]:
+        rotations = [seats for seats, n, _name in games if n == seed]
+        assert len(rotations) == players
+        for q in range(players):             # each player sits in each seat once per seed
+            assert sorted(seats[q] for seats in rotations) == sorted(RULE.MULTI_SEATS[players])
+    for seats, seed, name in games:
+        text = (DATA / name).read_text()
+        assert f'[Players "{players}"]' in text and f'[Names "{",".join(seats)}"]' in text
+        assert f'[Seed "{seed}"]' in text and f'[DrawSecret "{RULE.SECRET}"]' in text and "[Scores " in text
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["review-3p-pimc-greedy-ismcts-33.rec", "review-4p-greedy-ismcts-pimc-greedy-42.rec"])
+def test_a_stored_game_at_three_and_four_players_is_what_the_rule_plays(tmp_path, name):
+    seats, seed, _name = next(g for g in RULE.all_games() if g[2] == name)
+    RULE.play(seats, seed, tmp_path / name)
+    assert (tmp_path / name).read_bytes() == (DATA / name).read_bytes()
 
 
 @pytest.mark.slow
