@@ -11,13 +11,20 @@ A calibrated estimate has events predicted at 30% happen about 30% of the time; 
 score (mean squared error against the 0/1 outcome, lower is better) is printed beside the
 score of always predicting the even share 1/n.
 
+Each estimate is also given its expected calibration error (ECE: |predicted - observed| in
+each of the 10 bins, weighted by the bin's share of the predictions). `--first-game` moves
+the seeds, so a second run checks a first one on other games; `--save` writes every point
+(kind, players, predicted, outcome, the chart's whole prediction, seat) as JSON.
+
 Run: python bench/calibration.py [--games 4] [--players 2,3,4] [--engine-iterations 300]
                                  [--iterations 2000] [--every 3] [--review-iterations 10000]
+                                 [--first-game 0] [--save FILE]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
@@ -52,10 +59,24 @@ def game_points(task):
     points = []
     for state in sampled:
         chart = analyser.chart_point(state, -1, max(256, iterations // 2))
-        points += [("chart", n, chart[q], outcome.returns[q]) for q in range(n)]
+        points += [("chart", n, chart[q], outcome.returns[q], chart, q) for q in range(n)]
         best = analyse_turn(state, SearchLimits(iterations=iterations), top=1, seed=seed).candidates[0]
-        points.append(("hint", n, best.win_prob[state.to_move], outcome.returns[state.to_move]))
+        points.append(("hint", n, best.win_prob[state.to_move], outcome.returns[state.to_move], None, state.to_move))
     return points
+
+
+def ece(pairs) -> float:
+    """Expected calibration error over BINS bins, weighted by their points."""
+    total, err = len(pairs), 0.0
+    for b in range(BINS):
+        inside = [(p, o) for p, o in pairs if b / BINS <= p < (b + 1) / BINS or (b == BINS - 1 and p == 1.0)]
+        if inside:
+            err += len(inside) / total * abs(sum(p for p, _ in inside) / len(inside) - sum(o for _, o in inside) / len(inside))
+    return err
+
+
+def brier(pairs) -> float:
+    return sum((p - o) ** 2 for p, o in pairs) / len(pairs)
 
 
 def table(points) -> list:
@@ -93,10 +114,12 @@ def main():
     ap.add_argument("--processes", type=int, default=2)
     ap.add_argument("--review-iterations", type=int, default=0,
                     help="also time a review at this budget (0: no; the default budget is 10000)")
+    ap.add_argument("--first-game", type=int, default=0, help="the first game's number (moves the seeds)")
+    ap.add_argument("--save", default=None, help="also write every point here (JSON)")
     args = ap.parse_args()
     counts = [int(x) for x in args.players.split(",")]
     tasks = [(n, 1000 * n + g, args.engine_iterations, args.iterations, args.every)
-             for n in counts for g in range(args.games)]
+             for n in counts for g in range(args.first_game, args.first_game + args.games)]
     t0 = time.perf_counter()
     points = []
     with open_backend("local", game_points, concurrency=args.processes) as backend:
@@ -105,14 +128,17 @@ def main():
     print(f"{args.games} self-play games per player count, engine {args.engine_iterations} iterations "
           f"a turn; estimates at {args.iterations} iterations, a position every {args.every} turns "
           f"({time.perf_counter() - t0:.0f} s)")
+    if args.save:
+        with open(args.save, "w") as f:
+            json.dump(points, f)
     for n in counts:
         for kind in ("chart", "hint"):
-            mine = [(p, o) for k, m, p, o in points if k == kind and m == n]
+            mine = [(p, o) for k, m, p, o, _w, _s in points if k == kind and m == n]
             if not mine:
                 continue
-            brier = sum((p - o) ** 2 for p, o in mine) / len(mine)
             even = sum((1.0 / n - o) ** 2 for _, o in mine) / len(mine)
-            print(f"  {n} players, {kind}: Brier {brier:.4f} (even share {even:.4f}), {len(mine)} predictions")
+            print(f"  {n} players, {kind}: Brier {brier(mine):.4f} (even share {even:.4f}), "
+                  f"ECE {ece(mine):.3f}, {len(mine)} predictions")
             for row in table(mine):
                 print(row)
     if args.review_iterations:

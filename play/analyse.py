@@ -29,9 +29,9 @@ from engine.errors import PalaisError
 from engine.notation import turn_to_text
 from engine.views import view_for
 from jobs.backends import open_backend
-from search.analysis import analyse_turn, engine_params, finish_setup, turn_end_key
+from search.analysis import analyse_turn, engine_params, finish_setup, share_valuer, turn_end_key
 from search.mcts import MCTSSearch
-from search.measure import BLUNDER, MISTAKE, game_accuracy, turn_accuracy, turn_loss, verdict, vp_share
+from search.measure import BLUNDER, MISTAKE, game_accuracy, openness, turn_accuracy, turn_loss, verdict, vp_share
 from search.params import SearchLimits, SearchParams
 
 from .explain import explain
@@ -147,6 +147,12 @@ class Analyser:
         else:
             best_win, best_score = best.win_prob[seat], best.expected_score[seat]
             best_share = vp_share(best.expected_score, seat)
+            if openness(best_win, played_win[seat]) < 1.0:
+                # Decided for the mover, at least in part: the shares come from rollouts to the
+                # game's end (search/analysis.py, share_valuer).
+                shares = share_valuer(valuer)
+                best_share = vp_share(shares.values(best.turn)[1], seat)
+                played_share = vp_share(shares.values(line)[1], seat)
             loss = turn_loss(start.n_players, best_win, played_win[seat], best_share, played_share)
         after = start.copy()
         for action in (line if whole is None else whole):

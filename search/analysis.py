@@ -96,6 +96,19 @@ class TurnValuer:
         return Candidate(turn=list(turn), visits=visits, win_prob=list(win), expected_score=list(score))
 
 
+def share_valuer(valuer: TurnValuer) -> TurnValuer:
+    """A valuer of the same view, seat, budget and seed whose rollouts run to the end of the
+    game with the heuristic policy: the VP share of a line once the game is decided for its
+    mover. The evaluation the engine plays with (the learned value at a cutoff two rounds on,
+    the expected scores there from the static evaluation) pulls a seat's share towards the
+    even share and barely tells such lines apart: over 22 decided turns of the stored
+    3-player review games, its share differences between the review's best and the played
+    line correlated 0.23 with what 30 playouts of each line to the end showed, these 0.85,
+    at the playouts' scale (bench/review_playouts.py; docs/play.md)."""
+    params = valuer.params.with_(leaf_eval="heuristic", rollout_turns=-1, value_weights="")
+    return TurnValuer(valuer.view, valuer.seat, params, valuer.iterations)
+
+
 def finish_setup(state, params: SearchParams, iterations: int):
     """`state` with the rest of the setup placed (a copy), each later seat placing as the engine
     would: the most visited turn of a search from that seat, `iterations` iterations, `params`.

@@ -109,6 +109,26 @@ def test_the_played_turn_that_is_the_best_candidate_loses_exactly_zero():
     assert verdict.played_score == best.expected_score[seat]
 
 
+def test_a_turn_decided_for_its_mover_is_judged_on_shares_from_rollouts_to_the_end():
+    """The greedy seat at 2 VP of 105 in a stored 3-player game: its win probability is 0
+    whatever it plays, so its loss is the VP share it gave up, valued by rollouts to the
+    game's end (the engine's cut-off evaluation barely tells such lines apart)."""
+    from engine.views import view_for
+    from search.analysis import share_valuer
+    from search.measure import OPEN_MARGIN
+    rec, start = read_game(str(DATA / "review-3p-pimc-greedy-ismcts-33.rec"), None)
+    state, seat, line, whole = split_turns(start, rec.actions)[34]
+    limits = SearchLimits(iterations=1500)
+    verdict = Analyser(limits, seed=0).turn(35, state, seat, line, whole)
+    assert max(verdict.best_win, verdict.played_win) < OPEN_MARGIN and verdict.best != line
+    shares = share_valuer(analyse_turn(view_for(state, seat), limits, top=3, seed=0).valuer)
+    assert (shares.params.leaf_eval, shares.params.rollout_turns) == ("heuristic", -1)
+    assert verdict.played_share == vp_share(shares.values(line)[1], seat)
+    assert verdict.best_share == vp_share(shares.values(verdict.best)[1], seat)
+    assert verdict.loss == pytest.approx(turn_loss(3, verdict.best_win, verdict.played_win,
+                                                   verdict.best_share, verdict.played_share))
+
+
 def test_at_the_setup_of_a_new_game_every_seats_win_probabilities_add_up_to_one():
     for n in (2, 3, 4):
         state = State.new_game(n, seed=n)
