@@ -6,9 +6,9 @@ the same seeds for the same k). What the review judged (the mover's win probabil
 share of the game's VP Q after each line, search/measure.py) is printed beside what the
 playouts observed, turn by turn, with the observed difference's standard error.
 
-The summary is the slope of the observed differences on the judged ones (least squares
-through 0): 1 where the review's differences have the game's own scale, above 1 where the
-review compresses them. Two kinds of turns are sampled:
+The summary is the correlation of the judged differences with the observed ones, and the
+slope of the observed on the judged (least squares through 0): 1 where the review's
+differences have the game's own scale, above 1 where the review compresses them. Two kinds of turns are sampled:
   decided  the mover's W below OPEN_MARGIN (search/measure.py) after both lines: the review
            judges these on the VP share Q
   open     the others (setup placements left out): judged on W
@@ -126,6 +126,14 @@ def slope(xs, ys) -> float:
     return sum(x * y for x, y in zip(xs, ys)) / den if den else float("nan")
 
 
+def correlation(xs, ys) -> float:
+    """Pearson's correlation, nan where either side does not vary."""
+    try:
+        return statistics.correlation(xs, ys)
+    except statistics.StatisticsError:
+        return float("nan")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--players", type=int, choices=(3, 4), default=3)
@@ -167,7 +175,8 @@ def main(argv=None) -> int:
     print(f"{args.players} players, {len(rows)} {args.kind} turns, {args.playouts} playouts a line at "
           f"{args.engine_iterations} iterations a search ({time.perf_counter() - started:.0f} s, "
           f"{args.processes} processes): d{key[1].upper()} judged mean {statistics.mean(judged):+.4f}, "
-          f"observed mean {statistics.mean(observed):+.4f}, slope of observed on judged {slope(judged, observed):.2f}; "
+          f"observed mean {statistics.mean(observed):+.4f}, correlation {correlation(judged, observed):.2f}, "
+          f"slope of observed on judged {slope(judged, observed):.2f}; "
           f"Q of the played line judged {statistics.mean(r['judged_q'] for r in rows):.3f}, "
           f"observed {statistics.mean(r['observed_q'] for r in rows):.3f}")
     return 0

@@ -44,16 +44,28 @@ def new_game(driver: PageDriver, seats, budget_ms: int) -> dict:
     return driver.view()
 
 
-def wait_for_estimate_or_decision(page) -> str:
-    """Until the engine's estimate is shown ("shown"), the page offers a decision ("decide")
-    or the game is over ("over")."""
-    return page.wait_for_function("""() => {
-        if (document.querySelector('#engine-info[data-estimate="shown"]:not([hidden])')) return 'shown';
+def wait_for_estimate_or_decision(page, estimate: str = "shown") -> str:
+    """Until the engine is seen thinking with its estimate `estimate` ("shown" or "hidden"),
+    the page offers a decision ("decide") or the game is over ("over")."""
+    return page.wait_for_function("""(estimate) => {
+        if (document.querySelector(`#engine-info[data-estimate="${estimate}"]:not([hidden])`)) return estimate;
         if (document.body.dataset.busy === '1') return null;
         if (window.palaisPage.view() && window.palaisPage.view().over) return 'over';
         return document.querySelector('#board [data-token].target, #board [data-from].target, #actions [data-token]')
             ? 'decide' : null;
-    }""").json_value()
+    }""", arg=estimate).json_value()
+
+
+def play_until_the_engine_thinks(player, policy, estimate: str) -> None:
+    """Make the person's decisions until the page shows the engine thinking, its estimate
+    `estimate`: a loaded machine may show the page only after the engine's turn is over."""
+    for _ in range(200):
+        got = wait_for_estimate_or_decision(player.page, estimate)
+        assert got != "over", "the game ended before the engine thought again"
+        if got == estimate:
+            return
+        player.choose(policy.pick(player.view())["token"])
+    raise AssertionError("the engine was never seen thinking")
 
 
 def test_the_page_says_where_it_stands(tmp_path):
@@ -82,19 +94,14 @@ def test_the_page_says_where_it_stands(tmp_path):
 
             # the engine's estimate is hidden from the person playing it, until turned on
             assert page.is_visible("#estimate-toggle") and not page.is_checked("#estimate-switch")
-            page.wait_for_selector('#engine-info[data-estimate="hidden"]:not([hidden])')
+            policy = Policy(2)
+            play_until_the_engine_thinks(player, policy, "hidden")
             text = page.inner_text("#engine-info")
             assert "Maximum (engine) (seat A) is thinking" in text and "%" not in text and "VP expected" not in text
             player.shot("estimate-hidden")
             page.check("#estimate-switch")
             assert page.evaluate("localStorage.getItem('palais.estimate')") == "1"
-            policy = Policy(2)
-            for _ in range(200):                 # until the engine thinks again
-                got = wait_for_estimate_or_decision(page)
-                assert got != "over", "the game ended before the engine thought again"
-                if got == "shown":
-                    break
-                player.choose(policy.pick(player.view())["token"])
+            play_until_the_engine_thinks(player, policy, "shown")
             shown = page.inner_text('#engine-info[data-estimate="shown"]')
             assert "win " in shown and "%" in shown and "VP expected" in shown
             player.shot("estimate-shown")
