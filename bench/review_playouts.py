@@ -21,11 +21,11 @@ Run: python bench/review_playouts.py [--players 3] [--kind decided] [--turns-per
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import statistics
 import sys
 import time
+from pathlib import Path
 
 _HERE = os.path.dirname(os.path.abspath(__file__))        # bench/ is not the package
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
@@ -38,11 +38,9 @@ from play.game import read_game  # noqa: E402
 from search.factory import make_player  # noqa: E402
 from search.measure import OPEN_MARGIN, vp_share  # noqa: E402
 from search.params import SearchLimits, SearchParams  # noqa: E402
-from search.turns import choose_turn  # noqa: E402
+from search.selfplay import play_on  # noqa: E402
 
-_spec = importlib.util.spec_from_file_location("review_games", os.path.join(_HERE, "review_games.py"))
-review_games = importlib.util.module_from_spec(_spec)      # the rule's games (a script, not the package)
-_spec.loader.exec_module(review_games)
+DATA = Path(_HERE).parent / "tests" / "data"
 
 PLAYOUT_SEED = 100_000          # playout k draws from the arena stream of deal PLAYOUT_SEED + k
 
@@ -50,21 +48,9 @@ PLAYOUT_SEED = 100_000          # playout k draws from the arena stream of deal 
 def play_out(state, k: int, iterations: int) -> tuple:
     """(win shares, scores) at the end of one game played on from `state` by the default
     engine in every seat, on its own view; playout k's draws and seeds."""
-    state = state.copy()
     players = [make_player(SearchParams(seed=7919 * k + q)) for q in range(state.n_players)]
-    chance = ChanceStream.arena(PLAYOUT_SEED + k)
-    while not state.is_terminal():
-        if state.is_chance():
-            state.apply(chance.draw(state))
-            continue
-        seat = state.to_move
-        actions, _searches = choose_turn(players[seat], state, seat, SearchLimits(iterations=iterations))
-        for action in actions:
-            if state.is_terminal() or state.to_move != seat or state.is_chance() \
-                    or action not in state.legal_actions():
-                break
-            state.apply(action)
-    return list(state.returns()), [float(x) for x in state.scores()]
+    end = play_on(state, players, ChanceStream.arena(PLAYOUT_SEED + k), SearchLimits(iterations=iterations))
+    return list(end.returns()), [float(x) for x in end.scores()]
 
 
 def kind_of(judged) -> str:
@@ -75,7 +61,7 @@ def _judge(name: str, number: int, iterations: int):
     """(the turn's true start, seat, played line, the review's TurnAnalysis of it)."""
     from search import _value
     _value.set_kernel("portable")
-    rec, start = read_game(str(review_games.DATA / name), None)
+    rec, start = read_game(str(DATA / name), None)
     state, seat, line, whole = split_turns(start, rec.actions)[number - 1]
     return state, seat, line, Analyser(SearchLimits(iterations=iterations), seed=0).turn(number, state, seat, line, whole)
 
@@ -108,12 +94,18 @@ def measure_turn(task) -> dict:
             "judged_q": judged.played_share, "observed_q": statistics.mean(observed["played"][1])}
 
 
+def stored_games(players: int) -> list:
+    """The file names of the review rule's stored games at `players` players
+    (bench/review_games.py makes them; tests/test_review.py checks the set is the rule's)."""
+    return sorted(path.name for path in DATA.glob(f"review-{players}p-*.rec"))
+
+
 def candidate_turns(players: int, per_game: int, games: int | None) -> list:
     """(game, turn number) of every non-setup turn of the stored games, spread evenly so that
     each game offers about 4 * per_game of them (the kind is known only once judged)."""
     out = []
-    for _seats, _seed, name in review_games.games(players)[:games]:
-        rec, start = read_game(str(review_games.DATA / name), None)
+    for name in stored_games(players)[:games]:
+        rec, start = read_game(str(DATA / name), None)
         numbers = [i + 1 for i, (state, *_rest) in enumerate(split_turns(start, rec.actions)) if state.round > 0]
         step = max(1, len(numbers) // (4 * per_game))
         out += [(name, number) for number in numbers[step // 2::step]]

@@ -19,20 +19,17 @@ import json
 import os
 import sys
 import time
+from pathlib import Path
 
 _HERE = os.path.dirname(os.path.abspath(__file__))        # bench/ is not the package
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
 sys.path.insert(0, os.path.dirname(_HERE))
 
-import importlib.util  # noqa: E402
-
 from play.analyse import Analyser, analyse_game, seat_summary  # noqa: E402
 from play.game import read_game  # noqa: E402
 from search.params import SearchLimits, SearchParams, parse_params  # noqa: E402
 
-_spec = importlib.util.spec_from_file_location("review_games", os.path.join(_HERE, "review_games.py"))
-review_games = importlib.util.module_from_spec(_spec)      # the rule's games (a script, not the package)
-_spec.loader.exec_module(review_games)
+DATA = Path(_HERE).parent / "tests" / "data"      # the rule's stored games (bench/review_games.py)
 
 
 def review(path, iterations: int, processes: int, params) -> dict:
@@ -80,11 +77,11 @@ def main(argv=None) -> int:
     out = []
     for players in [int(x) for x in args.players.split(",")]:
         games, started = [], time.perf_counter()
-        for _seats, _seed, name in review_games.games(players):
-            game = review(review_games.DATA / name, args.iterations, args.processes, params)
+        for path in sorted(DATA.glob(f"review-{players}p-*.rec")):
+            game = review(path, args.iterations, args.processes, params)
             game["greedy_least"], game["winner_fair"] = judge(game)
             games.append(game)
-            print(f"  {name}: " + ", ".join(
+            print(f"  {path.name}: " + ", ".join(
                 f"{s['name']} {s['vp']} VP acc {s['accuracy']:.1f} marks {s['marks']}" for s in game["seats"])
                 + ("" if game["greedy_least"] else "  [greedy not least accurate]")
                 + ("" if game["winner_fair"] else "  [winner blamed more than the last]"), flush=True)

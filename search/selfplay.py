@@ -63,12 +63,32 @@ def play_game(players, names, deal_seed: int, limits, max_searches: int = 100_00
         searches += made
         if searches > max_searches:
             raise RuntimeError("the game did not end")
-        for action in actions:
-            if state.is_terminal() or state.to_move != seat or state.is_chance() \
-                    or action not in state.legal_actions():
-                break
-            state.apply(action)
+        apply_turn(state, seat, actions)
         if state.is_terminal() or state.to_move != seat:
             turns += 1
     return GameOutcome(deal_seed, list(names), state.scores(), state.returns(), turns, searches,
                        list(state.snapshot().gold))
+
+
+def apply_turn(state, seat: int, actions) -> None:
+    """Apply a chosen turn's actions to `state` for as long as they are `seat`'s legal
+    decisions (a line may stop early, or meet a draw it did not plan)."""
+    for action in actions:
+        if state.is_terminal() or state.to_move != seat or state.is_chance() \
+                or action not in state.legal_actions():
+            break
+        state.apply(action)
+
+
+def play_on(state, players, chance: ChanceStream, limits):
+    """A copy of `state` played to the end, players[q] choosing seat q's turns from its own
+    view within `limits` a turn, the cards drawn from `chance`; the final state."""
+    state = state.copy()
+    while not state.is_terminal():
+        if state.is_chance():
+            state.apply(chance.draw(state))
+            continue
+        seat = state.to_move
+        actions, _searches = choose_turn(players[seat], state, seat, limits)
+        apply_turn(state, seat, actions)
+    return state

@@ -29,7 +29,7 @@ from search.factory import make_player
 from search.mcts import MCTSSearch
 from search.params import SHIPPED_VALUE, SearchLimits, SearchParams
 from search.value import load_value_model
-from search.turns import choose_turn
+from search.selfplay import play_on as played_on
 
 DATA = Path(__file__).resolve().parent / "data"
 # As the horizon was measured (docs/search.md, "The value's horizon"): one search per turn,
@@ -44,21 +44,8 @@ ROUNDS = OLD.with_(value_turns=0)                                            # t
 def play_on(state, params, seed, iterations):
     """Play `state` to the end, every seat searching with `params` (seeded per seat), the
     cards drawn from a seeded stream; the final state."""
-    state = state.copy()
-    chance = ChanceStream.arena(1000 + seed)
     players = [make_player(params.with_(seed=seed * 10 + q)) for q in range(state.n_players)]
-    while not state.is_terminal():
-        if state.is_chance():
-            state.apply(chance.draw(state))
-            continue
-        seat = state.to_move
-        actions, _ = choose_turn(players[seat], state, seat, SearchLimits(iterations=iterations))
-        for action in actions:
-            if state.is_terminal() or state.to_move != seat or state.is_chance() \
-                    or action not in state.legal_actions():
-                break
-            state.apply(action)
-    return state
+    return played_on(state, players, ChanceStream.arena(1000 + seed), SearchLimits(iterations=iterations))
 
 
 @pytest.mark.slow

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from test_web_browser import new_game
+from test_web_browser import game_against_random, new_game
 from web_page import PageDriver, Policy, browser, chromium_missing_reason, served
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(chromium_missing_reason() is not None,
@@ -118,11 +118,7 @@ def press(driver: PageDriver, name: str) -> None:
 def test_turns_of_every_kind_played_with_tab_and_enter_only(tmp_path):
     """Setup, the gate, moves (a source, then its destination), bonuses, recruitments,
     cards: each decision reached by Tab from where the focus was left, by its name alone."""
-    with served() as url, browser() as chromium:
-        page = chromium.new_page(viewport={"width": 1366, "height": 768})
-        driver = PageDriver(page, tmp_path)
-        page.goto(url)
-        new_game(driver, ["human", "random"], seed=11)
+    with game_against_random(tmp_path, 11) as (page, driver):
         policy = Policy(3)
         kinds = set()
         for _ in range(150):
@@ -146,11 +142,7 @@ def test_turns_of_every_kind_played_with_tab_and_enter_only(tmp_path):
 
 
 def test_several_updates_in_one_task_draw_once(tmp_path):
-    with served() as url, browser() as chromium:
-        page = chromium.new_page(viewport={"width": 1366, "height": 768})
-        driver = PageDriver(page, tmp_path)
-        page.goto(url)
-        new_game(driver, ["human", "random"], seed=3)
+    with game_against_random(tmp_path, 3) as (page, driver):
         wait_for_my_decision(driver)
         counts = page.evaluate("""async () => {
             const store = await import('/static/store.js');
@@ -169,11 +161,7 @@ def test_several_updates_in_one_task_draw_once(tmp_path):
 
 
 def test_a_board_destroyed_leaves_no_node_and_hears_no_event(tmp_path):
-    with served() as url, browser() as chromium:
-        page = chromium.new_page(viewport={"width": 1366, "height": 768})
-        driver = PageDriver(page, tmp_path)
-        page.goto(url)
-        new_game(driver, ["human", "random"], seed=5)
+    with game_against_random(tmp_path, 5) as (page, driver):
         wait_for_my_decision(driver)
         result = page.evaluate("""async () => {
             const { createBoard } = await import('/static/board.js');

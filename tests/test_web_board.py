@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from test_web_browser import docs_shot, new_game
+from test_web_browser import docs_shot, game_against_random, new_game
 from web_page import PageDriver, Policy, browser, chromium_missing_reason, served
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(chromium_missing_reason() is not None,
@@ -43,11 +43,7 @@ def play(driver: PageDriver, policy: Policy, decisions: int, on_decision=None) -
 
 
 def test_an_engine_turn_plays_out_step_by_step_and_stays_highlighted(tmp_path):
-    with served() as url, browser() as chromium:
-        page = chromium.new_page(viewport={"width": 1366, "height": 768})
-        driver = PageDriver(page, tmp_path, speed="slow")
-        page.goto(url)
-        new_game(driver, ["human", "random"], seed=5)
+    with game_against_random(tmp_path, 5, speed="slow") as (page, driver):
         policy = Policy(1)
         seen = False
         for _ in range(20):                   # until the engine plays after one of our clicks
@@ -143,11 +139,7 @@ def titles(page, selector: str) -> dict:
 
 
 def test_every_room_card_and_privilege_is_explained_in_three_languages(tmp_path):
-    with served() as url, browser() as chromium:
-        page = chromium.new_page(viewport={"width": 1366, "height": 768})
-        driver = PageDriver(page, tmp_path)
-        page.goto(url)
-        new_game(driver, ["human", "random"], seed=5)
+    with game_against_random(tmp_path, 5) as (page, driver):
         pieces = page.evaluate("fetch('/api/meta').then(r => r.json()).then(m => m.pieces)")
         rooms = set(pieces["rooms"])
         cards = {card["id"] for card in pieces["cards"]}
@@ -191,11 +183,7 @@ def test_every_room_card_and_privilege_is_explained_in_three_languages(tmp_path)
 
 
 def test_the_board_keeps_its_nodes_from_one_render_to_the_next(tmp_path):
-    with served() as url, browser() as chromium:
-        page = chromium.new_page(viewport={"width": 1366, "height": 768})
-        driver = PageDriver(page, tmp_path)
-        page.goto(url)
-        new_game(driver, ["human", "random"], seed=5)
+    with game_against_random(tmp_path, 5) as (page, driver):
         keep = """() => { window.__kept = ['#board .room[data-room="GATE"]', '#board .room[data-room="GATE"] .cell',
                    '#board .square[data-square="c3"]', '#board .panel[data-seat="1"]', '#board .stair']
                    .map(s => document.querySelector(s)); return window.__kept.every(Boolean); }"""
@@ -222,11 +210,8 @@ PHONE_CHECK = """() => {
 
 
 def test_a_phone_in_portrait_gets_40px_targets_and_no_sideways_scroll(tmp_path):
-    with served() as url, browser() as chromium:
-        page = chromium.new_page(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
-        driver = PageDriver(page, tmp_path)
-        page.goto(url)
-        new_game(driver, ["human", "random"], seed=5)
+    phone = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+    with game_against_random(tmp_path, 5, **phone) as (page, driver):
         assert page.get_attribute("#board", "data-layout") == "tall"
         checked = {"targets": 0, "kinds": set(), "sources": 0}
 
@@ -274,11 +259,7 @@ BADGES = """() => {
 
 
 def test_hint_badges_are_numbered_1_2_3_and_sit_beside_the_labels(tmp_path):
-    with served() as url, browser() as chromium:
-        page = chromium.new_page(viewport={"width": 1366, "height": 768})
-        driver = PageDriver(page, tmp_path)
-        page.goto(url)
-        new_game(driver, ["human", "random"], seed=5, budget_ms=300)
+    with game_against_random(tmp_path, 5, budget_ms=300) as (page, driver):
         shown = {"hints": 0}
 
         def ask(view):

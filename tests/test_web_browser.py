@@ -7,6 +7,7 @@ Set PALAIS_WEB_DOCS_SHOTS to a folder to also write the screenshots of docs/web.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from pathlib import Path
@@ -34,6 +35,18 @@ def docs_shot(driver: PageDriver, name: str) -> None:
         return
     image = Image.open(path).convert("RGB")
     image.quantize(colors=128, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(path, optimize=True)
+
+
+@contextlib.contextmanager
+def game_against_random(tmp_path, seed: int, *, speed=None, budget_ms=None, **page_options):
+    """A fresh server, a page in Chromium (1366x768 unless `page_options` say otherwise) and a
+    new game of a person against the random player: (page, driver)."""
+    with served() as url, browser() as chromium:
+        page = chromium.new_page(**{"viewport": {"width": 1366, "height": 768}, **page_options})
+        driver = PageDriver(page, tmp_path, speed=speed)
+        page.goto(url)
+        new_game(driver, ["human", "random"], seed=seed, budget_ms=budget_ms)
+        yield page, driver
 
 
 def new_game(driver: PageDriver, seats, *, seed: int, budget_ms=None, first_game=True,
