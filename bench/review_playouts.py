@@ -137,8 +137,9 @@ def main(argv=None) -> int:
     ap.add_argument("--processes", type=int, default=2)
     ap.add_argument("--games", type=int, default=None, help="only the first N stored games")
     args = ap.parse_args(argv)
-    if args.playouts < 2 or args.turns_per_game < 1:
-        ap.error("--playouts needs at least 2 and --turns-per-game at least 1")
+    if args.playouts < 2 or min(args.turns_per_game, args.engine_iterations, args.iterations, args.processes) < 1:
+        ap.error("--playouts needs at least 2; --turns-per-game, --engine-iterations, --iterations "
+                 "and --processes at least 1")
     os.environ["PALAIS_KERNEL"] = "portable"
     started, kept = time.perf_counter(), {}
     candidates = [(name, number, args.iterations)

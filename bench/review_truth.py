@@ -25,6 +25,7 @@ _HERE = os.path.dirname(os.path.abspath(__file__))        # bench/ is not the pa
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
 sys.path.insert(0, os.path.dirname(_HERE))
 
+from engine.errors import PalaisError  # noqa: E402
 from play.analyse import Analyser, analyse_game, seat_summary  # noqa: E402
 from play.game import read_game  # noqa: E402
 from search.params import SearchLimits, SearchParams, parse_params  # noqa: E402
@@ -73,9 +74,20 @@ def main(argv=None) -> int:
     os.environ["PALAIS_KERNEL"] = "portable"         # the kernel the games were made with
     from search import _value
     _value.set_kernel("portable")
-    params = SearchParams(**parse_params(args.engine)) if args.engine else None
+    try:
+        counts = [int(x) for x in args.players.split(",")]
+    except ValueError:
+        ap.error(f"--players: expected player counts like 3,4, got {args.players!r}")
+    if not counts or any(n not in (3, 4) for n in counts):
+        ap.error("--players: the review rule stores games at 3 and 4 players only")
+    if args.iterations < 1 or args.processes < 1:
+        ap.error("--iterations and --processes need at least 1")
+    try:
+        params = SearchParams(**parse_params(args.engine)) if args.engine else None
+    except PalaisError as exc:
+        ap.error(f"--engine: {exc}")
     out = []
-    for players in [int(x) for x in args.players.split(",")]:
+    for players in counts:
         games, started = [], time.perf_counter()
         for path in sorted(DATA.glob(f"review-{players}p-*.rec")):
             game = review(path, args.iterations, args.processes, params)
