@@ -31,7 +31,8 @@ from engine.views import view_for
 from jobs.backends import open_backend
 from search.analysis import analyse_turn, engine_params, finish_setup, share_valuer, turn_end_key
 from search.mcts import MCTSSearch
-from search.measure import BLUNDER, MISTAKE, game_accuracy, openness, turn_accuracy, turn_loss, verdict, vp_share
+from search.measure import (BLUNDER, MISTAKE, game_accuracy, openness, turn_accuracy, turn_loss, verdict,
+                            volatility_weights, vp_share)
 from search.params import SearchLimits, SearchParams
 
 from .explain import explain
@@ -205,6 +206,14 @@ def analyse_game(rec, start, analyser: Analyser, on_turn=None, processes: int = 
     return out
 
 
+def accuracy_weights(analyses, seat: int) -> list:
+    """The weight of each of `seat`'s turns in its game accuracy: how much the chart's line
+    of that seat moved around the turn (search/measure.py volatility_weights), from an even
+    share before the first turn."""
+    series = [1.0 / len(analyses[0].win_after)] + [t.win_after[seat] for t in analyses]
+    return [w for t, w in zip(analyses, volatility_weights(series)) if t.seat == seat]
+
+
 def seat_summary(analyses, seat: int) -> dict | None:
     """A seat's turns, mistakes, blunders, average loss and accuracy (None: no turn)."""
     mine = [t for t in analyses if t.seat == seat]
@@ -214,7 +223,7 @@ def seat_summary(analyses, seat: int) -> dict | None:
             "mistakes": sum(t.verdict == "mistake" for t in mine),
             "blunders": sum(t.verdict == "blunder" for t in mine),
             "average_loss": round(sum(t.loss for t in mine) / len(mine), 4),
-            "accuracy": round(game_accuracy([t.loss for t in mine]), 1)}
+            "accuracy": round(game_accuracy([t.loss for t in mine], accuracy_weights(analyses, seat)), 1)}
 
 
 def chart_observer(rec) -> str:

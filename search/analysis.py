@@ -17,8 +17,11 @@ Step 4  Fair values (TurnValuer): the tree's statistics of a deep line rest on f
         the learned value at a short rollout's cutoff). A review values the played turn with
         the very same valuer, so a loss comes from the moves, not from noise or selection.
 Step 5  Rank what the seat can still achieve: the fair win probability first (in whole percent,
-        as shown), then the fair expected score, so a seat that cannot win, or cannot lose, is
-        still told which turn scores most. The FAIR_CANDIDATES most visited are ranked first,
+        as shown), then the fair expected score. When the game is decided for the seat
+        whichever of the FAIR_CANDIDATES it plays (each within OPEN_MARGIN of 0 or 1), they are
+        valued again by rollouts to the game's end (share_valuer) and ranked by the seat's
+        share of the VP, so a seat that cannot win, or cannot lose, is told which turn scores
+        most; the cut-off evaluation barely tells such turns apart. The FAIR_CANDIDATES most visited are ranked first,
         so asking for more hints never changes which turn is best; and the most visited (the
         turn the engine would play) stays first unless another beats it by TIE_LOSS in
         search/measure.py's loss, so a tie within the noise does not swap with the seed.
@@ -33,7 +36,7 @@ from engine.errors import PalaisError
 from engine.rng import Rng
 from engine.views import view_for
 
-from .measure import turn_loss, vp_share
+from .measure import openness, turn_loss, vp_share
 from .mcts import MCTSSearch, most_visited_line, turn_goes_on
 from .params import SearchLimits, SearchParams
 from .result import Candidate
@@ -106,7 +109,15 @@ def share_valuer(valuer: TurnValuer) -> TurnValuer:
     line correlated 0.23 with what 30 playouts of each line to the end showed, these 0.85,
     at the playouts' scale (bench/review_playouts.py; docs/play.md)."""
     params = valuer.params.with_(leaf_eval="heuristic", rollout_turns=-1, value_weights="")
+    if params == valuer.params:
+        return valuer
     return TurnValuer(valuer.view, valuer.seat, params, valuer.iterations)
+
+
+def decided(candidates, seat: int) -> bool:
+    """Whether the game is decided for `seat` whichever of `candidates` it plays: each one's
+    win probability is within OPEN_MARGIN of 0 or 1 (search/measure.py openness)."""
+    return bool(candidates) and all(openness(c.win_prob[seat], c.win_prob[seat]) < 1.0 for c in candidates)
 
 
 def finish_setup(state, params: SearchParams, iterations: int):
@@ -168,6 +179,13 @@ def turn_end_key(state, turn, seat: int):
 def rank_key(candidate: Candidate, seat: int):
     """Win probability in whole percent (as shown), then expected score, then visits."""
     return (-round(100 * candidate.win_prob[seat]), -round(candidate.expected_score[seat], 1),
+            -candidate.visits)
+
+
+def share_rank_key(candidate: Candidate, seat: int):
+    """A decided seat's order: its share of every seat's expected VP (in tenths of a percent),
+    then its expected score, then visits."""
+    return (-round(1000 * vp_share(candidate.expected_score, seat)), -round(candidate.expected_score[seat], 1),
             -candidate.visits)
 
 
@@ -235,13 +253,20 @@ def analyse_turn(state, limits: SearchLimits | None = None, top: int = 3, seed: 
                         fair_iterations(result.iterations))
     by_visits = sorted(lines, key=lambda c: -c.visits)
     fair = [valuer.candidate(c.turn, c.visits) for c in by_visits]
-    first = sorted(fair[:FAIR_CANDIDATES], key=lambda c: rank_key(c, seat))
+    key = rank_key
+    if decided(fair[:FAIR_CANDIDATES], seat):
+        # Step 5 for a seat that can no longer win (or lose): its turns are told apart by the
+        # VP share they lead to, valued by rollouts to the end (share_valuer), and ranked by it.
+        valuer = share_valuer(valuer)
+        fair = [valuer.candidate(c.turn, c.visits) for c in by_visits]
+        key = share_rank_key
+    first = sorted(fair[:FAIR_CANDIDATES], key=lambda c: key(c, seat))
     if first and fair[0] is not first[0] and turn_loss(
             state.n_players, first[0].win_prob[seat], fair[0].win_prob[seat],
             vp_share(first[0].expected_score, seat), vp_share(fair[0].expected_score, seat)) < TIE_LOSS:
         first.remove(fair[0])            # a tie within the noise: the search's own choice stays first
         first.insert(0, fair[0])
-    rest = sorted(fair[FAIR_CANDIDATES:], key=lambda c: rank_key(c, seat))
+    rest = sorted(fair[FAIR_CANDIDATES:], key=lambda c: key(c, seat))
     spent_ms = 1000.0 * (time.perf_counter() - started)       # the valuations included
     return TurnAnalysis(seat, (first + rest)[:top], result.iterations, spent_ms,
                         list(result.stats["root_win"]), list(result.stats["root_score"]), valuer)

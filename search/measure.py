@@ -33,6 +33,8 @@ OPEN_MARGIN = 0.10          # a win probability this far from 0 and 1 makes the 
 MISTAKE = 0.10              # the default thresholds, on the loss
 BLUNDER = 0.20
 FLOOR = 10.0                # the least accuracy a turn counts with in the harmonic mean
+WINDOW_RANGE = (2, 8)       # volatility_weights: the window, a tenth of the game's turns ...
+WEIGHT_RANGE = (0.5, 12.0)  # ... and the weights' bounds (win probability in percent), lichess's
 
 
 def openness(win_best: float, win_played: float) -> float:
@@ -66,15 +68,42 @@ def turn_accuracy(loss: float) -> float:
     return max(0.0, min(100.0, raw))
 
 
-def game_accuracy(losses) -> float | None:
-    """A seat's accuracy over its turns: the mean of the arithmetic and harmonic means of the
-    turns' accuracies (each at least FLOOR, so one bad turn does not sink the whole game); None
-    for no turn."""
+def volatility_weights(series) -> list:
+    """lichess's weight of each turn in a game's accuracy: how much the win probability moved
+    around it. `series` is one seat's win probability before the first turn and after each
+    turn (len = turns + 1); turn i's weight is the standard deviation, in percent, of the
+    window of `window` points that ends after it (the first windows are the game's first
+    `window` points), clamped to WEIGHT_RANGE; `window` is a tenth of the turns, within
+    WINDOW_RANGE. A turn in a quiet stretch, where the game is decided or nothing is at stake,
+    weighs little; one where the game turned weighs up to 24 times as much."""
+    turns = len(series) - 1
+    if turns < 1:
+        return []
+    window = max(WINDOW_RANGE[0], min(WINDOW_RANGE[1], turns // 10))
+    weights = []
+    for i in range(turns):
+        start = max(0, i + 2 - window)
+        points = series[start:start + window]
+        mean = sum(points) / len(points)
+        spread = 100.0 * math.sqrt(sum((p - mean) ** 2 for p in points) / len(points))
+        weights.append(max(WEIGHT_RANGE[0], min(WEIGHT_RANGE[1], spread)))
+    return weights
+
+
+def game_accuracy(losses, weights=None) -> float | None:
+    """A seat's accuracy over its turns: the mean of the weighted arithmetic and the weighted
+    harmonic means of the turns' accuracies (each at least FLOOR, so one bad turn does not sink
+    the whole game), weighted by `weights` (volatility_weights; equal when None); None for no
+    turn."""
     accuracies = [max(FLOOR, turn_accuracy(x)) for x in losses]
     if not accuracies:
         return None
-    mean = sum(accuracies) / len(accuracies)
-    harmonic = len(accuracies) / sum(1.0 / a for a in accuracies)
+    weights = [1.0] * len(accuracies) if weights is None else list(weights)
+    if len(weights) != len(accuracies):
+        raise ValueError("game_accuracy: one weight per turn")
+    total = sum(weights)
+    mean = sum(w * a for w, a in zip(weights, accuracies)) / total
+    harmonic = total / sum(w / a for w, a in zip(weights, accuracies))
     return (mean + harmonic) / 2.0
 
 

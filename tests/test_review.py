@@ -16,13 +16,13 @@ from click.testing import CliRunner
 
 from engine.position import position_to_string
 from engine.state import State
-from play.analyse import Analyser, split_turns
+from play.analyse import Analyser, TurnAnalysis, seat_summary, split_turns
 from play.cli import main as palais
 from play.game import read_game
 from play.hints import find_hints
 from search.analysis import analyse_turn, finish_setup, turn_end_key
 from search.mcts import MCTSSearch
-from search.measure import BLUNDER, MISTAKE, game_accuracy, turn_accuracy, turn_loss, vp_share
+from search.measure import BLUNDER, MISTAKE, game_accuracy, turn_accuracy, turn_loss, volatility_weights, vp_share
 from search.params import SearchLimits, SearchParams
 from search.positions import midgame
 
@@ -96,6 +96,34 @@ def test_a_few_vp_of_a_runaway_lead_are_no_mistake_and_vp_thrown_away_behind_are
     assert game_accuracy([]) is None
 
 
+def test_turns_where_the_game_turned_weigh_more_in_a_seats_accuracy_than_quiet_ones():
+    """lichess's volatility weights: the spread of the win probability (in percent) over a
+    window ending after the turn, clamped to 0.5..12; a window of a tenth of the turns, 2..8."""
+    quiet = volatility_weights([0.5] * 21)
+    assert quiet == [0.5] * 20
+    jump = volatility_weights([0.5] * 10 + [0.9] * 11)       # the game turns at the 10th turn
+    assert jump[9] == 12.0 and jump[11] == 0.5 and jump[0] == 0.5
+    assert len(volatility_weights([0.3, 0.4])) == 1 and volatility_weights([0.5]) == []
+    # One blunder among nine perfect turns costs more where the game turned than where it was quiet.
+    losses = [0.0] * 9 + [0.3]
+    assert game_accuracy(losses, [0.5] * 9 + [12.0]) < game_accuracy(losses) < game_accuracy(losses, [12.0] * 9 + [0.5])
+    assert game_accuracy(losses, [1.0] * 10) == pytest.approx(game_accuracy(losses))
+    with pytest.raises(ValueError):
+        game_accuracy(losses, [1.0])
+
+
+def test_a_seats_accuracy_weighs_its_turns_by_how_much_the_chart_moved_around_them():
+    def turn(seat, loss, after):
+        return TurnAnalysis(0, 1, seat, [], 0.5, [], 0.5, loss, "blunder" if loss >= BLUNDER else "",
+                            [after, 1 - after], "")
+    # Seat 1 blunders while the game swings; seat 2 blunders as badly once it is decided.
+    analyses = [turn(0, 0.0, 0.5), turn(1, 0.0, 0.5), turn(0, 0.3, 0.95), turn(1, 0.0, 0.95)]
+    analyses += [turn(q % 2, 0.0, 0.95) for q in range(14)] + [turn(1, 0.3, 0.95), turn(0, 0.0, 0.95)]
+    first, second = seat_summary(analyses, 0), seat_summary(analyses, 1)
+    assert first["mistakes"] + first["blunders"] == second["mistakes"] + second["blunders"] == 1
+    assert first["accuracy"] < second["accuracy"]
+
+
 # ---- fair values -----------------------------------------------------------------------------
 
 def test_the_played_turn_that_is_the_best_candidate_loses_exactly_zero():
@@ -127,6 +155,27 @@ def test_a_turn_decided_for_its_mover_is_judged_on_shares_from_rollouts_to_the_e
     assert verdict.best_share == vp_share(shares.values(verdict.best)[1], seat)
     assert verdict.loss == pytest.approx(turn_loss(3, verdict.best_win, verdict.played_win,
                                                    verdict.best_share, verdict.played_share))
+
+
+def test_a_seat_that_can_no_longer_win_is_told_which_turn_scores_most_by_rollouts_to_the_end():
+    """The same greedy seat: every candidate loses, so the hint values them again by rollouts
+    to the end (share_valuer) and ranks them by the seat's share of the VP; the review's best
+    line is that hint's first."""
+    from engine.views import view_for
+    from search.analysis import decided, share_valuer
+    rec, start = read_game(str(DATA / "review-3p-pimc-greedy-ismcts-33.rec"), None)
+    state, seat, line, whole = split_turns(start, rec.actions)[34]
+    limits = SearchLimits(iterations=1500)
+    analysis = analyse_turn(view_for(state, seat), limits, top=3, seed=0)
+    assert decided(analysis.candidates, seat)
+    assert (analysis.valuer.params.leaf_eval, analysis.valuer.params.rollout_turns) == ("heuristic", -1)
+    assert share_valuer(analysis.valuer) is analysis.valuer
+    shares = [vp_share(c.expected_score, seat) for c in analysis.candidates]
+    assert shares == sorted(shares, reverse=True) and shares[0] > shares[-1]
+    for c in analysis.candidates:
+        assert (c.win_prob, c.expected_score) == tuple(map(list, analysis.valuer.values(c.turn)))
+    verdict = Analyser(limits, seed=0).turn(35, state, seat, line, whole)
+    assert verdict.best == analysis.candidates[0].turn
 
 
 def test_at_the_setup_of_a_new_game_every_seats_win_probabilities_add_up_to_one():
