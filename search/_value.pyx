@@ -1,5 +1,6 @@
 # The learned value model's forward pass in C: the search calls value_rewards at a rollout
-# cutoff (leaf_eval=value) with no Python object touched. The weights are copied out of
+# cutoff (leaf_eval=value) with no Python object touched, or, for a vector head (weights
+# format 2: every seat's share and score from one seat's view), vector_rewards once. The weights are copied out of
 # numpy arrays once, when a ValueModel is made (search/value.py checks them first); the
 # forward pass allocates nothing. The observations of every seat come from one
 # sparse_features call (engine/_features.pxd); the arithmetic is one of the kernels of
