@@ -277,3 +277,30 @@ def test_palais_train_head_vector_writes_a_loadable_format_2_file(tmp_path):
                                         "--head", "vector", "--with", str(tmp_path / "run")])
     assert mixed.exit_code != 0 and "--head vector fits one player count (2)" in mixed.output
     assert not (tmp_path / "p2" / "games.jsonl").exists()
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_the_search_backs_up_the_heads_shares_and_scores_from_the_root_seats_view(tmp_path, n):
+    """A head whose outputs are its biases alone (w3 = 0): every cutoff gives the same shares
+    and scores, in turn order from the viewing seat, so the root's means are exactly those,
+    rotated by the root seat (the seat the search is for), and the static evaluation's
+    scores are not among them."""
+    arrays = vector_weights(n, seed=5)
+    arrays["w3"][:] = 0
+    logits = np.arange(n, dtype=np.float32) * 0.5
+    scores = (0.5 + 0.1 * np.arange(n)).astype(np.float32)
+    arrays["b3"] = np.concatenate([logits, scores])
+    path = tmp_path / "constant.npz"
+    save_weights(path, arrays)
+    state = State.new_game(n, seed=2)
+    for _ in range(20):                   # past the setup, and a seat other than 0 to move
+        state.apply(state.legal_actions()[0])
+    while state.to_move == 0:
+        state.apply(state.legal_actions()[0])
+    root = state.to_move
+    params = SearchParams(leaf_eval="value", value_weights=str(path), rollout_turns=1, seed=1)
+    result = MCTSSearch(params).search(state, limits=SearchLimits(iterations=200))
+    shares = np.exp(logits.astype(np.float64)) / np.exp(logits.astype(np.float64)).sum()
+    assert result.stats["root_win"] == pytest.approx(list(to_seats(shares, root)), abs=1e-9)
+    assert result.stats["root_score"] == pytest.approx(list(to_seats(scores.astype(np.float64) * SCORE_SCALE, root)),
+                                                       abs=1e-4)
