@@ -15,7 +15,11 @@ reward vector of every seat (what the search pays at a cutoff); per player count
 at the kernel's nominal rate (search/kernel.py), the measured cost and their ratio, and a
 line starting `WARNING:` when the ratio is 4 or more (a slow path, such as subnormal
 weights); and the row `value eval: <digest> <ns> ns per evaluation, <N> iterations/s`
-(<ns>: one seat alone).
+(<ns>: one seat alone). With a vector head (--value-weights naming a format-2 file, docs/train.md)
+it searches only the positions of the head's player count (the last line then names that
+count, `ismcts_iter_per_s_<n>p=`), and prints the ns per vector evaluation (one pass: every
+seat's share and score) beside what the shipped one-seat weights of that count pay per seat
+and per reward vector; its `value arithmetic` row counts the one pass; <ns> is the one pass.
 With --params NAME=VALUE,... (repeatable) it measures each setting (bench/tune.py's search
 parameters, e.g. `--params preset=v27 --params selection=puct`), position by position and
 setting after setting, so a noisy machine slows them alike, and prints each setting's rates
@@ -72,15 +76,20 @@ def main():
         parser.error(str(exc))
     if args.fill:
         return fill(args.hash_mb)
+    positions = BENCH_POSITIONS
     if args.leaf_eval in USES_VALUE:
         model = load_value_model(args.value_weights)
-        costs = [model.ns_per_value(midgame(n, seed, round_), 0, 20_000) for n, seed, round_ in BENCH_POSITIONS]
-        # what the search pays at a cutoff: every seat's value, the shared features built once
-        per_seat = [model.ns_per_rewards(midgame(n, seed, round_), 20_000) / n for n, seed, round_ in BENCH_POSITIONS]
-        print(f"value weights {model.source} ({model.digest}), hidden {model.hidden}, kernel {kernel_name()}: "
-              f"{sum(costs) / len(costs):.0f} ns per evaluation of one seat, "
-              f"{sum(per_seat) / len(per_seat):.0f} ns per seat in a reward vector of every seat")
-        arithmetic_guard(model)
+        if model.players:             # a vector head: only the positions of its player count
+            positions = tuple(p for p in BENCH_POSITIONS if p[0] == model.players)
+            costs = vector_costs(model, positions)
+        else:
+            costs = [model.ns_per_value(midgame(n, seed, round_), 0, 20_000) for n, seed, round_ in positions]
+            # what the search pays at a cutoff: every seat's value, the shared features built once
+            per_seat = [model.ns_per_rewards(midgame(n, seed, round_), 20_000) / n for n, seed, round_ in positions]
+            print(f"value weights {model.source} ({model.digest}), hidden {model.hidden}, kernel {kernel_name()}: "
+                  f"{sum(costs) / len(costs):.0f} ns per evaluation of one seat, "
+                  f"{sum(per_seat) / len(per_seat):.0f} ns per seat in a reward vector of every seat")
+        arithmetic_guard(model, positions)
 
     base = dict(algorithm="ismcts", hash_mb=args.hash_mb, rollout_turns=args.rollout_turns,
                 processes=args.processes, leaf_eval=args.leaf_eval, value_weights=args.value_weights)
@@ -88,7 +97,7 @@ def main():
     print(f"{'setting':>7} {'players':>7} {'seed':>5} {'round':>5} {'iter/s':>9} {'nodes':>8} {'MiB used':>9} "
           f"{'B/node':>6}")
     per_node_bytes = [{} for _ in settings]
-    for n, seed, round_ in BENCH_POSITIONS:
+    for n, seed, round_ in positions:
         state = midgame(n, seed, round_)
         for k, setting in enumerate(settings):
             params = SearchParams(**{**base, **setting, "seed": seed})
@@ -115,23 +124,43 @@ def main():
             ratio = "" if k == 0 else f" ({rate(runs) / rate(all_rates[0][n]):.3f}x setting 1)"
             print(f"setting {k + 1} ({label}): {n} players: {rate(runs):.0f} iterations/s{ratio}")
     rates = all_rates[0]
-    bytes_per_node = per_node_bytes[0][4]
-    four = rates[4]
+    last = 4 if 4 in rates else max(rates)      # a vector head's own player count
+    bytes_per_node = per_node_bytes[0][last]
+    four = rates[last]
     if args.leaf_eval in USES_VALUE:
         every = [r for runs in rates.values() for r in runs]
         print(f"value eval: {model.digest} {sum(costs) / len(costs):.0f} ns per evaluation, "
               f"{sum(i for i, _ in every) / sum(t for _, t in every):.0f} iterations/s")
-    print(f"ismcts_iter_per_s_4p={sum(i for i, _ in four) / sum(t for _, t in four):.0f} "
+    print(f"ismcts_iter_per_s_{last}p={sum(i for i, _ in four) / sum(t for _, t in four):.0f} "
           f"bytes_per_node={bytes_per_node}")
 
 
-def arithmetic_guard(model) -> None:
+def vector_costs(model, positions) -> list:
+    """A vector head's cost per evaluation (one pass: every seat's share and score) on
+    `positions`, printed beside what the shipped one-seat weights of its player count pay for
+    the same reward vector (one seat's value times the seats, the shared features built
+    once); returns the vector head's ns per position."""
+    n = model.players
+    states = [midgame(m, seed, round_) for m, seed, round_ in positions]
+    costs = [model.ns_per_rewards(state, 20_000) for state in states]
+    shipped = load_value_model("", n)
+    per_seat = [shipped.ns_per_rewards(state, 20_000) / n for state in states]
+    print(f"value weights {model.source} ({model.digest}), a vector head for {n} players, hidden "
+          f"{model.hidden}, kernel {kernel_name()}: {sum(costs) / len(costs):.0f} ns per vector evaluation "
+          f"(every seat's share and score, one pass); the shipped one-seat weights {shipped.digest}, "
+          f"hidden {shipped.hidden}: {sum(per_seat) / len(per_seat):.0f} ns per seat, "
+          f"{n * sum(per_seat) / len(per_seat):.0f} ns per reward vector of every seat")
+    return costs
+
+
+def arithmetic_guard(model, positions=BENCH_POSITIONS) -> None:
     """Per player count, a reward vector's measured cost beside what its arithmetic should
-    cost (search/kernel.py: multiply-adds at the kernel's nominal rate), and a warning when
-    the measured is SLOW_PATH_RATIO times the estimate or more (subnormal weights, a kernel
-    on a slow path: a ratio between two builds cannot see what both share)."""
-    for n in sorted({n for n, _, _ in BENCH_POSITIONS}):
-        states = [midgame(n, seed, round_) for m, seed, round_ in BENCH_POSITIONS if m == n]
+    cost (search/kernel.py: multiply-adds at the kernel's nominal rate; a vector head's one
+    pass), and a warning when the measured is SLOW_PATH_RATIO times the estimate or more
+    (subnormal weights, a kernel on a slow path: a ratio between two builds cannot see what
+    both share)."""
+    for n in sorted({n for n, _, _ in positions}):
+        states = [midgame(n, seed, round_) for m, seed, round_ in positions if m == n]
         work = [model.work(state) for state in states]
         rows = sum(w["rows"] for w in work) / len(work)
         madds = sum(w["madds"] for w in work) / len(work)

@@ -45,7 +45,7 @@ from search.params import HARNESS_KNOBS, KNOBS, USES_PRIORS, SearchLimits, Searc
 from search.factory import make_player  # noqa: E402
 from search.selfplay import play_game  # noqa: E402
 from search.priors import load_priors  # noqa: E402
-from search.value import load_value_model  # noqa: E402
+from search.value import check_players, load_value_model  # noqa: E402
 from tournament.stats import elo_of, seat_outcomes, wilson  # noqa: E402
 
 
@@ -83,7 +83,8 @@ def record_header(args, a_params, b_params) -> dict:
     def side(params, iterations, time_ms):
         full = SearchParams(**params)
         knobs = {k: v for k, v in asdict(full).items() if k not in HARNESS_KNOBS}
-        out = {"params": knobs, "weights": load_value_model(params.get("value_weights", ""), args.players).digest,
+        weights = check_players(load_value_model(params.get("value_weights", ""), args.players), args.players)
+        out = {"params": knobs, "weights": weights.digest,
                "iterations": None if time_ms else iterations, "time_ms": time_ms}
         priors = load_priors(full.policy_weights) if full.selection in USES_PRIORS else None
         if priors is not None:          # learned priors: their digest (checked here, before any game)

@@ -363,6 +363,10 @@ def _fit_policy(runs, options, folder):
               help="Also fit on the games of this earlier run (repeatable; e.g. other player counts).")
 @click.option("--epochs", type=click.IntRange(1, 10_000), default=20, show_default=True)
 @click.option("--hidden", default="64,32", show_default=True, help="The two hidden layers' sizes.")
+@click.option("--head", type=click.Choice(["scalar", "vector"]), default="scalar", show_default=True,
+              help="The value model's output: one seat's share from its own view (scalar, weights "
+                   "format 1), or every seat's share and score from one seat's view for the run's "
+                   "player count (vector, format 2).")
 @click.option("--learning-rate", type=click.FloatRange(0, 1, min_open=True), default=3e-4, show_default=True)
 @click.option("--weight-decay", type=click.FloatRange(0, 1), default=1e-2, show_default=True,
               help="L2 penalty on the weight matrices.")
@@ -390,8 +394,8 @@ def _fit_policy(runs, options, folder):
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
               help="Also write a PNG of the training curve (needs matplotlib).")
 @backend_options
-def train(run_folder, games, players, iterations, positions, seed, other_runs, epochs, hidden, learning_rate,
-          weight_decay, eval_deals, eval_iterations, current, out_path, policy_hidden, policy_learning_rate,
+def train(run_folder, games, players, iterations, positions, seed, other_runs, epochs, hidden, head,
+          learning_rate, weight_decay, eval_deals, eval_iterations, current, out_path, policy_hidden, policy_learning_rate,
           policy_target, policy_q_scale, policy_current, policy_out, plot_path, concurrency, backend, ray_address):
     """Learn the search's value model and policy head from self-play (docs/train.md): play
     the run's games (resumable), fit both, play each against what it would replace, keep
@@ -402,23 +406,29 @@ def train(run_folder, games, players, iterations, positions, seed, other_runs, e
 
     from search.policy import load_policy_model, save_policy_weights
     from search.policy_fit import PolicyFitOptions
-    from search.train import (FitOptions, GameOptions, RunFolder, fit, generate, match, plot_curve,
-                              check_distinct, policy_match, training_rows, write_fit)
-    from search.value import load_value_model, save_weights
+    from search.train import (SCALAR, FitOptions, GameOptions, Head, RunFolder, fit, generate, match,
+                              plot_curve, check_distinct, policy_match, training_rows, vector_training_rows,
+                              write_fit)
+    from search.value import check_players, load_value_model, save_weights
     try:
         if plot_path and importlib.util.find_spec("matplotlib") is None:
             raise PalaisError("--plot needs matplotlib: pip install 'palais-engine[plot]'")
         fit_options = FitOptions(hidden=_hidden_sizes(hidden), epochs=epochs,
                                  learning_rate=learning_rate, weight_decay=weight_decay,
                                  seed=seed).check()
-        if eval_deals and current != "heuristic":
-            load_value_model(current)           # refuse a bad file before hours of games
+        if eval_deals and current != "heuristic":      # refuse a bad file before hours of games
+            check_players(load_value_model(current, players), players)
         if eval_deals and policy_current not in ("uniform", "uct"):
             load_policy_model(policy_current)
         where = {"backend": backend, "concurrency": concurrency, "ray_address": ray_address}
         check_backend(backend, ray_address)      # before the run's folder is made
         check_distinct([run_folder, *other_runs])
         others = [RunFolder.existing(folder) for folder in other_runs]
+        value_head = Head(players) if head == "vector" else SCALAR
+        if value_head.players and any(other.options.players != players for other in others):
+            raise PalaisError(f"--head vector fits one player count ({players}): "
+                              + ", ".join(f"{o.folder} holds {o.options.players}-player games" for o in others
+                                          if o.options.players != players))
         run = RunFolder(run_folder, GameOptions(seed=seed, players=players, iterations=iterations,
                                                 positions=positions))
         if len(run.games) >= games:
@@ -427,16 +437,18 @@ def train(run_folder, games, players, iterations, positions, seed, other_runs, e
             with click.progressbar(length=games - len(run.games), label="self-play games",
                                    file=sys.stderr) as bar:
                 generate(run, games, progress=bar.update, **where)
-        x, y, game_of_row = training_rows([run] + others)
+        rows_of = vector_training_rows if value_head.players else training_rows
+        x, y, game_of_row = rows_of([run] + others)
         def show_epoch(point):
             held = point["validation"]
             click.echo(f"epoch {point['epoch']}: training loss {point['train']:.4f}"
                        + (f", validation {held:.4f}" if held is not None else ""), err=True)
-        arrays, curve = fit(x, y, game_of_row, fit_options, progress=show_epoch)
+        arrays, curve = fit(x, y, game_of_row, fit_options, progress=show_epoch, head=value_head)
         candidate = write_fit(Path(run_folder), arrays, curve)
         kept_epoch = next(p["epoch"] for p in curve if p["kept"])
         games_fitted = sum(len(r.games) for r in [run] + others)
-        click.echo(f"{games_fitted} games, {len(x)} rows; weights of epoch {kept_epoch} in {candidate}")
+        what = f"a vector head for {players} players" if value_head.players else "weights"
+        click.echo(f"{games_fitted} games, {len(x)} rows; {what} of epoch {kept_epoch} in {candidate}")
         if plot_path:
             plot_curve(curve, plot_path)
             click.echo(f"plot written to {plot_path}", err=True)

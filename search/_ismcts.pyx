@@ -16,7 +16,7 @@
 #         gumbel, each edge's prior: the policy head's, search/_prior.pxd).
 # Step 4  Roll out with the configured policy, to the end or for a number of turns, then
 #         score: final returns at the end, the static evaluation (or the learned value
-#         model's win shares, leaf_eval=value) at a cutoff.
+#         model's win shares, leaf_eval=value; a vector head's shares and scores) at a cutoff.
 # Step 5  Back up the reward vector and the expected scores along the path.
 #
 # The tree lives in flat arrays sized from a memory budget (the Hash option): nodes, edges,
@@ -59,7 +59,7 @@ from engine._state cimport (
 )
 from search._policy cimport policy_action, heuristic_choice, evaluate, estimate_scores, POLICY_UNIFORM, POLICY_HEURISTIC
 from search._policy import static_eval_code
-from search._value cimport ValueNet, ValueModel, value_rewards
+from search._value cimport ValueNet, ValueModel, value_rewards, vector_rewards
 from search._prior cimport PolicyNet, PolicyModel, policy_priors
 from search._fpmode cimport pfp_saved, pfp_enter, pfp_leave, pfp_probe
 
@@ -73,7 +73,7 @@ cdef enum:
     MAX_PHASES = 8          # sequential halving's phases: ceil(log2 LEGAL_BUF) = 7 at most
 
 from search.result import EdgeStats
-from search.value import load_value_model
+from search.value import check_players, load_value_model
 from search.priors import load_priors
 
 cdef double ADAPTIVE_LOW = 0.05   # reward=adaptive: below this static win share (or above 1 minus it) the margin counts
@@ -121,6 +121,7 @@ cdef struct Params:
     int reward_margin
     int policy_first
     const ValueNet* value_net     # leaf_eval=value: the learned win shares at a cutoff; NULL: the static evaluation's
+    int value_view                # a vector head's viewing seat at a cutoff: the root seat (set_root)
     int selection                 # SEL_UCT, SEL_PUCT or SEL_GUMBEL
     double prior_c                # the PUCT constant
     const PolicyNet* policy_net   # the priors at expansion (puct/gumbel); NULL: uniform
@@ -472,8 +473,9 @@ cdef inline double best_other(const double* values, int n, int p) noexcept nogil
     return best
 
 
-# The outcome of a finished rollout for every seat: `win` (the share of the win, or the static
-# evaluation's estimate at a cutoff), `score` (final or expected VP) and `reward`, what the
+# The outcome of a finished rollout for every seat: `win` (the share of the win, or at a cutoff
+# the static evaluation's estimate, or the value model's), `score` (final or expected VP: at a
+# cutoff the static evaluation's, or a vector head's) and `reward`, what the
 # tree maximises: the win, or with reward=margin the win blended with the VP margin over the
 # best other seat, squashed into (0, 1), so a seat that can no longer win (or cannot lose)
 # still prefers the larger margin.
@@ -486,9 +488,12 @@ cdef void finish(const Params* P, const GameState* d, double* reward, double* wi
         final_scores(d, sc)
         for p in range(n):
             score[p] = sc[p]
-    else:
+    elif not (P.value_net != NULL and P.value_net.players
+              and vector_rewards(P.value_net, d, P.value_view, win, score)):
+        # a vector head gives every seat's share and score in one pass from the root seat's
+        # view; otherwise the static evaluation's, the one-seat head's shares replacing its win
         evaluate(d, P.static_eval, P.eval_temperature, win, score)
-        if P.value_net != NULL:
+        if P.value_net != NULL and not P.value_net.players:
             value_rewards(P.value_net, d, win)
     for p in range(n):
         reward[p] = win[p]
@@ -628,6 +633,7 @@ cdef class TreeSearch:
         self.params.margin_scale = params.margin_scale
         self.params.policy_first = 1 if params.first_play == "policy" else 0
         self.params.value_net = NULL
+        self.params.value_view = 0
         if params.leaf_eval == "value":
             self.value_model = load_value_model(params.value_weights)
             self.params.value_net = &self.value_model.net
@@ -715,6 +721,8 @@ cdef class TreeSearch:
         statistics, found again by its key); the per-search counters (iterations, decisions
         walked, the root's summed value) start again from zero."""
         cdef State s = <State?>state
+        if self.value_model is not None:       # a vector head is for one player count
+            check_players(self.value_model, s.st.n_players)
         if self.params.determinize:
             if s.st.observer >= 0 and s.st.observer != seat:
                 raise ValueError("the root is a view from another seat")
@@ -727,6 +735,11 @@ cdef class TreeSearch:
                 raise ValueError("perfect-information search needs the full state, not a view")
             memcpy(&self.root, &s.st, sizeof(GameState))
         self.seat = seat
+        # A vector head reads each cutoff from the root seat's view of the determinized state:
+        # only what the searching seat knows (its own cards, the public state), not the cards
+        # this iteration's determinization dealt to the others, and one viewpoint for every
+        # leaf the search compares (docs/search.md, "Leaf evaluation").
+        self.params.value_view = seat
         self.root_state = state
         self.stop_flag = 0
         self.tree.iterations = 0

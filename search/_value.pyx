@@ -1,5 +1,6 @@
 # The learned value model's forward pass in C: the search calls value_rewards at a rollout
-# cutoff (leaf_eval=value) with no Python object touched. The weights are copied out of
+# cutoff (leaf_eval=value) with no Python object touched, or, for a vector head (weights
+# format 2: every seat's share and score from one seat's view), vector_rewards once. The weights are copied out of
 # numpy arrays once, when a ValueModel is made (search/value.py checks them first); the
 # forward pass allocates nothing. The observations of every seat come from one
 # sparse_features call (engine/_features.pxd); the arithmetic is one of the kernels of
@@ -32,6 +33,14 @@ cdef extern from "value_kernel.h" nogil:
                           const float* val, int nnz)
     float pv_tail_avx2(const float* h1, int n1, int n2, const float* w2,
                        const float* b2, const float* w3, float b3)
+    void pv_layer2_portable(const float* h1, int n1, int n2, const float* w2,
+                            const float* b2, float* h2)
+    void pv_heads_portable(const float* h2, int n2, const float* w3, const float* b3,
+                           int n_out, float* out)
+    void pv_layer2_avx2(const float* h1, int n1, int n2, const float* w2,
+                        const float* b2, float* h2)
+    void pv_heads_avx2(const float* h2, int n2, const float* w3, const float* b3,
+                       int n_out, float* out)
 
 # Which kernel the forward pass runs (search/value_kernel.h): set once at import from the
 # CPU and PALAIS_KERNEL (docs/search.md), or by set_kernel.
@@ -48,25 +57,83 @@ cdef inline double sigmoid(float out) noexcept nogil:
     return 1.0 / (1.0 + exp(-<double>out))
 
 
-cdef double seat_value(const ValueNet* net, const SparseFeatures* f, const float* base,
-                       int seat, int kernel) noexcept nogil:
-    """seat's value from the sparse observations `f`. The portable kernel sums the first
-    layer over the merged list in ascending index order, from the bias (the order of the
-    dense forward pass, so the same bits); avx2 adds seat's own rows to `base`, the bias
-    plus the shared rows summed once for every seat."""
-    cdef float h1[MAX_HIDDEN]
+cdef void first_layer(const ValueNet* net, const SparseFeatures* f, const float* base,
+                      int seat, int kernel, float* h1) noexcept nogil:
+    """The first layer's sums (before the ReLU) of seat's sparse observation in `f`. The
+    portable kernel sums over the merged list in ascending index order, from the bias (the
+    order of the dense forward pass, so the same bits); avx2 adds seat's own rows to `base`,
+    the bias plus the shared rows summed once for every seat."""
     cdef int idx[FEATURE_SIZE]
     cdef float val[FEATURE_SIZE]
     cdef int j, m
     if kernel == KERNEL_AVX2:
         memcpy(h1, base, net.h1 * sizeof(float))
         pv_add_rows_avx2(h1, net.h1, net.w1, f.own_idx[seat], f.own_val[seat], f.n_own[seat])
-        return sigmoid(pv_tail_avx2(h1, net.h1, net.h2, net.w2, net.b2, net.w3, net.b3))
+        return
     m = merge_features(f, seat, idx, val)
     for j in range(net.h1):
         h1[j] = net.b1[j]
     pv_add_rows_portable(h1, net.h1, net.w1, idx, val, m)
+
+
+cdef double seat_value(const ValueNet* net, const SparseFeatures* f, const float* base,
+                       int seat, int kernel) noexcept nogil:
+    """seat's value (the one-seat head) from the sparse observations `f`."""
+    cdef float h1[MAX_HIDDEN]
+    first_layer(net, f, base, seat, kernel, h1)
+    if kernel == KERNEL_AVX2:
+        return sigmoid(pv_tail_avx2(h1, net.h1, net.h2, net.w2, net.b2, net.w3, net.b3))
     return sigmoid(pv_tail_portable(h1, net.h1, net.h2, net.w2, net.b2, net.w3, net.b3))
+
+
+cdef void vector_outputs(const ValueNet* net, const SparseFeatures* f, int view, int kernel,
+                         float* out) noexcept nogil:
+    """A vector head's 2 n outputs (share logits, then scores / SCORE_SCALE, seats from the
+    viewer on) from the observation of seat `view` in `f`."""
+    cdef float base[MAX_HIDDEN]
+    cdef float h1[MAX_HIDDEN]
+    cdef float h2[MAX_HIDDEN]
+    shared_base(net, f, base, kernel)
+    first_layer(net, f, base, view, kernel, h1)
+    if kernel == KERNEL_AVX2:
+        pv_layer2_avx2(h1, net.h1, net.h2, net.w2, net.b2, h2)
+        pv_heads_avx2(h2, net.h2, net.w3, net.b3s, 2 * net.players, out)
+    else:
+        pv_layer2_portable(h1, net.h1, net.h2, net.w2, net.b2, h2)
+        pv_heads_portable(h2, net.h2, net.w3, net.b3s, 2 * net.players, out)
+
+
+cdef int vector_view(const GameState* s, int view) noexcept nogil:
+    if 0 <= view < s.n_players:
+        return view
+    if s.observer >= 0:
+        return s.observer
+    if 0 <= s.to_move < s.n_players:
+        return s.to_move
+    return 0
+
+
+cdef int vector_rewards(const ValueNet* net, const GameState* s, int view, double* win,
+                        double* score) noexcept nogil:
+    cdef SparseFeatures f
+    cdef float out[MAX_OUT]
+    cdef double e[MAX_P]
+    cdef double top, total = 0.0
+    cdef int k, n = s.n_players, v = vector_view(s, view)
+    if net.players != n or sparse_features(s, v, &f) == 0:
+        return 0
+    vector_outputs(net, &f, v, KERNEL, out)
+    top = out[0]
+    for k in range(1, n):
+        if out[k] > top:
+            top = out[k]
+    for k in range(n):                  # softmax, from the largest logit (no overflow)
+        e[k] = exp(<double>out[k] - top)
+        total += e[k]
+    for k in range(n):
+        win[(v + k) % n] = e[k] / total
+        score[(v + k) % n] = <double>out[n + k] * SCORE_SCALE
+    return 1
 
 
 cdef inline void shared_base(const ValueNet* net, const SparseFeatures* f, float* base,
@@ -80,8 +147,14 @@ cdef inline void shared_base(const ValueNet* net, const SparseFeatures* f, float
 cdef double value_of(const ValueNet* net, const GameState* s, int seat) noexcept nogil:
     cdef SparseFeatures f
     cdef float base[MAX_HIDDEN]
+    cdef double win[MAX_P]
+    cdef double score[MAX_P]
     cdef int kernel = KERNEL
-    if seat < 0 or seat >= s.n_players or sparse_features(s, seat, &f) == 0:
+    if seat < 0 or seat >= s.n_players:
+        return 0.5
+    if net.players:
+        return win[seat] if vector_rewards(net, s, seat, win, score) else 0.5
+    if sparse_features(s, seat, &f) == 0:
         return 0.5
     shared_base(net, &f, base, kernel)
     return seat_value(net, &f, base, seat, kernel)
@@ -90,8 +163,14 @@ cdef double value_of(const ValueNet* net, const GameState* s, int seat) noexcept
 cdef void value_rewards(const ValueNet* net, const GameState* s, double* win) noexcept nogil:
     cdef SparseFeatures f
     cdef float base[MAX_HIDDEN]
+    cdef double score[MAX_P]
     cdef int p, n = s.n_players, kernel = KERNEL
     cdef double total = 0.0
+    if net.players:
+        if not vector_rewards(net, s, -1, win, score):
+            for p in range(n):
+                win[p] = 1.0 / n
+        return
     if sparse_features(s, -1, &f) > 0:
         shared_base(net, &f, base, kernel)
     for p in range(n):
@@ -192,29 +271,37 @@ cdef float* copy_floats(object array, long long* flushed) except NULL:
 cdef class ValueModel:
     """The value model's weights in C arrays. Made by search.value.load_value_model from
     arrays it has checked (shapes FEATURE_SIZE x h1, h1, h1 x h2, h2, h2, 1; float32;
-    finite; 1 <= h1, h2 <= MAX_HIDDEN); the shapes are checked again here, so a bad array
-    is refused rather than read past its end."""
+    finite; 1 <= h1, h2 <= MAX_HIDDEN; a vector head for `players` seats: w3 h2 x 2 players
+    and b3 2 players); the shapes are checked again here, so a bad array is refused rather
+    than read past its end."""
 
-    def __cinit__(self, w1, b1, w2, b2, w3, b3, str digest="", str source=""):
-        self.net.w1 = self.net.b1 = self.net.w2 = self.net.b2 = self.net.w3 = NULL
+    def __cinit__(self, w1, b1, w2, b2, w3, b3, str digest="", str source="", int players=0):
+        self.net.w1 = self.net.b1 = self.net.w2 = self.net.b2 = self.net.w3 = self.net.b3s = NULL
         h1 = int(np.shape(b1)[0]) if np.ndim(b1) == 1 else -1
         h2 = int(np.shape(b2)[0]) if np.ndim(b2) == 1 else -1
+        head = ((h2,), (1,)) if players == 0 else ((h2, 2 * players), (2 * players,))
         if not (1 <= h1 <= MAX_HIDDEN and 1 <= h2 <= MAX_HIDDEN
+                and (players == 0 or 2 <= players <= MAX_P)
                 and np.shape(w1) == (FEATURE_SIZE, h1) and np.shape(w2) == (h1, h2)
-                and np.shape(w3) == (h2,) and np.size(b3) == 1):
+                and np.shape(w3) == head[0] and np.shape(b3) == head[1]):
             raise ValueError("value model weights of the wrong shapes")
         self.net.h1 = h1
         self.net.h2 = h2
+        self.net.players = players
         self.flushed = 0
         self.net.w1 = copy_floats(w1, &self.flushed)
         self.net.b1 = copy_floats(b1, &self.flushed)
         self.net.w2 = copy_floats(w2, &self.flushed)
         self.net.b2 = copy_floats(b2, &self.flushed)
         self.net.w3 = copy_floats(w3, &self.flushed)
-        self.net.b3 = float(np.asarray(b3, dtype=np.float32).reshape(-1)[0])
-        if subnormal(self.net.b3):
-            self.net.b3 = 0.0
-            self.flushed += 1
+        self.net.b3 = 0.0
+        if players:
+            self.net.b3s = copy_floats(b3, &self.flushed)
+        else:
+            self.net.b3 = float(np.asarray(b3, dtype=np.float32).reshape(-1)[0])
+            if subnormal(self.net.b3):
+                self.net.b3 = 0.0
+                self.flushed += 1
         self.digest = digest
         self.source = source
 
@@ -224,18 +311,48 @@ cdef class ValueModel:
         free(self.net.w2)
         free(self.net.b2)
         free(self.net.w3)
+        free(self.net.b3s)
 
     @property
     def hidden(self):
         return (self.net.h1, self.net.h2)
+
+    @property
+    def players(self):
+        """0 for the one-seat head (format 1); a vector head's player count (format 2)."""
+        return self.net.players
 
     def value(self, state, int seat):
         """value_of for a State (full or a view) and a seat."""
         return flushed_value(&self.net, &(<State?>state).st, seat, 0)
 
     def dense_value(self, state, int seat):
-        """dense_value_of: the forward pass as before the sparse features (tests)."""
+        """dense_value_of: the forward pass as before the sparse features (tests; the one-seat
+        head only)."""
+        if self.net.players:
+            raise ValueError("dense_value is the one-seat head's reference; this is a vector head")
         return flushed_value(&self.net, &(<State?>state).st, seat, 1)
+
+    def outputs(self, state, int view=-1):
+        """A vector head's one pass (vector_rewards) on a State from seat `view` (-1:
+        vector_view's choice): (shares, scores), one per seat in seat order, scores in VP.
+        ValueError for the one-seat head, a player count the head is not for, or a view it
+        cannot read."""
+        cdef double win[MAX_P]
+        cdef double score[MAX_P]
+        cdef GameState* s = &(<State?>state).st
+        cdef pfp_saved fp_mode
+        cdef int done
+        if not self.net.players:
+            raise ValueError("outputs are a vector head's; this is a one-seat head")
+        with nogil:
+            fp_mode = pfp_enter()
+            done = vector_rewards(&self.net, s, view, win, score)
+            pfp_leave(fp_mode)
+        if not done:
+            raise ValueError(f"a vector head for {self.net.players} players cannot read this "
+                             f"{s.n_players}-player position from seat {view}")
+        return [win[p] for p in range(s.n_players)], [score[p] for p in range(s.n_players)]
 
     def features_value(self, float[::1] x):
         """The value of one observation vector `x` (float32, FEATURE_SIZE entries) through
@@ -247,6 +364,8 @@ cdef class ValueModel:
         cdef pfp_saved fp_mode
         if x.shape[0] != FEATURE_SIZE:
             raise ValueError(f"x holds {x.shape[0]} floats, expected {FEATURE_SIZE}")
+        if self.net.players:
+            raise ValueError("features_value is the one-seat head's; this is a vector head")
         f = <SparseFeatures*>malloc(sizeof(SparseFeatures))
         if f == NULL:
             raise MemoryError()
@@ -266,7 +385,8 @@ cdef class ValueModel:
         return v
 
     def rewards(self, state):
-        """value_rewards for a State: one share per seat, summing to 1."""
+        """value_rewards for a State: one share per seat, summing to 1 (a vector head: from
+        vector_view's seat, the observer of a view or the seat to move)."""
         cdef double win[MAX_P]
         cdef GameState* s = &(<State?>state).st
         cdef pfp_saved fp_mode
@@ -279,16 +399,23 @@ cdef class ValueModel:
     def work(self, state):
         """The arithmetic of one value_rewards on `state` under the kernel in use, for the
         bench's estimate of what it should cost: {"rows": first-layer rows added, "madds":
-        multiply-adds, the second layer counted dense (ReLU only skips units), "seats"}.
-        avx2 adds the shared rows once and each seat's own rows; portable adds every seat's
-        merged list (the shared rows once per seat)."""
+        multiply-adds, the second layer counted dense (ReLU only skips units), "seats": the
+        forward passes}. avx2 adds the shared rows once and each seat's own rows; portable adds
+        every seat's merged list (the shared rows once per seat). A vector head makes one pass
+        (seats 1) from one seat's view, its merged list whatever the kernel, and 2 n outputs."""
         cdef SparseFeatures* f = <SparseFeatures*>malloc(sizeof(SparseFeatures))
         cdef GameState* s = &(<State?>state).st
         cdef long long rows = 0
-        cdef int p, seats = 0
+        cdef int p, seats = 0, n_out = 1
         if f == NULL:
             raise MemoryError()
-        if sparse_features(s, -1, f) > 0:
+        if self.net.players:            # a vector head: one pass from one seat's view
+            p = vector_view(s, -1)
+            if self.net.players == s.n_players and sparse_features(s, p, f) > 0:
+                seats = 1
+                rows = f.n_shared + f.n_own[p]
+            n_out = 2 * self.net.players
+        elif sparse_features(s, -1, f) > 0:
             if KERNEL == KERNEL_AVX2:
                 rows = f.n_shared
             for p in range(s.n_players):
@@ -299,7 +426,7 @@ cdef class ValueModel:
         if seats == 0:
             rows = 0
         return {"rows": rows, "seats": seats,
-                "madds": rows * self.net.h1 + seats * (self.net.h1 * self.net.h2 + self.net.h2)}
+                "madds": rows * self.net.h1 + seats * (self.net.h1 * self.net.h2 + self.net.h2 * n_out)}
 
     def ns_per_rewards(self, state, long long repeats):
         """Mean wall time of one value_rewards (every seat) on `state` over `repeats` calls,

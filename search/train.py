@@ -13,7 +13,9 @@ A run lives in one folder:
                  written after its rows, so a restart truncates rows no line accounts for
                  and skips every game with a line (a line without policy_rows, from a run
                  made before the policy head, accounts for none)
-  candidate.npz  the value weights of the last fit; curve.json its loss per epoch
+  candidate.npz  the value weights of the last fit (a vector head's with --head vector: every
+                 seat's share and score from one seat's view, docs/train.md); curve.json its
+                 loss per epoch
   policy-candidate.npz, policy-curve.json   the same for the policy head
 One model may be fitted on the rows of several runs (`training_rows`), e.g. one run per
 player count, so that the same weights serve 2, 3 and 4 players.
@@ -44,7 +46,8 @@ from .selfplay import play_game
 from .stats import elo_of, wilson
 from .policy import save_policy_weights
 from .policy_fit import POLICY_ROW, VisitRecorder
-from .value import ARRAY_NAMES, MAX_HIDDEN, numpy_values, save_weights
+from .value import (ARRAY_NAMES, MAX_HIDDEN, SCORE_SCALE, numpy_values, numpy_vector, save_weights,
+                    vector_arrays)
 
 ROW = FEATURE_SIZE + 1
 VALIDATION_EVERY = 10          # every 10th game's rows are held out to measure the fit
@@ -207,6 +210,37 @@ def training_rows(runs: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return np.concatenate(x), np.concatenate(y), np.concatenate(games)
 
 
+def vector_targets(run: RunFolder) -> np.ndarray:
+    """A vector head's targets for each of the run's rows (RunFolder.rows' order): the row's
+    seat is its place among each position's n rows (play_selfplay_game writes one row per
+    seat, in seat order); its targets are every seat's return at the end, then every seat's
+    final VP / SCORE_SCALE, both in turn order from that seat. (rows, 2 n) float32."""
+    n = run.options.players
+    parts = []
+    for game in run.games:
+        returns, scores = game.get("returns"), game.get("scores")
+        if not (isinstance(returns, list) and isinstance(scores, list) and len(returns) == len(scores) == n
+                and game["rows"] % n == 0):
+            raise PalaisError(f"{run.index}: game {game['index']} lacks the returns and scores of its "
+                              f"{n} seats that a vector head's targets need")
+        seat = np.arange(game["rows"]) % n
+        order = (seat[:, None] + np.arange(n)[None, :]) % n        # turn order from the row's seat
+        parts.append(np.concatenate([np.asarray(returns, np.float64)[order],
+                                     np.asarray(scores, np.float64)[order] / SCORE_SCALE], axis=1))
+    return (np.concatenate(parts) if parts else np.zeros((0, 2 * n))).astype(np.float32)
+
+
+def vector_training_rows(runs: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """training_rows for a vector head: (features, targets (rows, 2 n): vector_targets, game
+    of each row); every run must be of one player count (the head's)."""
+    counts = {run.options.players for run in runs}
+    if len(counts) > 1:
+        raise PalaisError("a vector head is for one player count: the runs are of "
+                          + ", ".join(f"{run.folder} {run.options.players}" for run in runs) + " players")
+    x, _, games = training_rows(runs)
+    return x, np.concatenate([vector_targets(run) for run in runs]), games
+
+
 def policy_training_rows(runs: list) -> tuple[np.ndarray, np.ndarray]:
     """The policy rows of several runs together, game numbers shifted as training_rows does."""
     rows, games = zip(*joined(runs, lambda run: run.policy_rows()))
@@ -292,14 +326,16 @@ class FitOptions:
         return self
 
 
-def initial_weights(hidden, rng) -> dict:
-    """He-initialised weights (zero biases), float32."""
+def initial_weights(hidden, rng, outputs: int = 0) -> dict:
+    """He-initialised weights (zero biases), float32; `outputs` > 0: a vector head's w3 and
+    b3 of that many outputs."""
     h1, h2 = hidden
     def he(fan_in, shape):
         return (rng.standard_normal(shape) * np.sqrt(2.0 / fan_in)).astype(np.float32)
+    head = ({"w3": he(h2, (h2,)), "b3": np.zeros(1, np.float32)} if not outputs
+            else {"w3": he(h2, (h2, outputs)), "b3": np.zeros(outputs, np.float32)})
     return {"w1": he(FEATURE_SIZE, (FEATURE_SIZE, h1)), "b1": np.zeros(h1, np.float32),
-            "w2": he(h1, (h1, h2)), "b2": np.zeros(h2, np.float32),
-            "w3": he(h2, (h2,)), "b3": np.zeros(1, np.float32)}
+            "w2": he(h1, (h1, h2)), "b2": np.zeros(h2, np.float32), **head}
 
 
 def log_loss(arrays, x, y) -> float:
@@ -307,12 +343,51 @@ def log_loss(arrays, x, y) -> float:
     return float(np.mean(-(y * np.log(p) + (1 - y) * np.log(1 - p))))
 
 
-def fit(x: np.ndarray, y: np.ndarray, games: np.ndarray, options: FitOptions, progress=None):
-    """Weights that predict y (a seat's win share) from x (its observation), by Adam on the
-    log loss of the sigmoid output; every VALIDATION_EVERY-th game held out, and the weights
-    of the epoch with the lowest held-out loss kept (early stopping: a few hundred games
-    are soon learnt by heart), or the last epoch's if nothing is held out. Returns (arrays,
-    curve: [{"epoch", "train", "validation", "kept"}])."""
+SCORE_WEIGHT = 1.0      # a vector head's loss: cross-entropy + SCORE_WEIGHT x the scores' squared error
+
+
+def vector_loss(arrays, x, y) -> float:
+    """A vector head's loss on rows x with targets y (vector_targets): the cross-entropy of
+    its shares against the seats' returns, plus SCORE_WEIGHT times the mean squared error of
+    its scores / SCORE_SCALE against the final VP / SCORE_SCALE."""
+    n = y.shape[1] // 2
+    shares, scores = numpy_vector(arrays, x)
+    cross = -np.sum(y[:, :n] * np.log(np.clip(shares, 1e-7, 1.0)), axis=1)
+    squared = np.mean((scores / SCORE_SCALE - y[:, n:]) ** 2, axis=1)
+    return float(np.mean(cross + SCORE_WEIGHT * squared))
+
+
+@dataclass(frozen=True)
+class Head:
+    """What a fit learns: the one-seat head (a seat's share, log loss) or a vector head for
+    `players` seats (every seat's share and score from one view, vector_loss)."""
+    players: int = 0
+
+    def initial(self, hidden, rng) -> dict:
+        return initial_weights(hidden, rng, 2 * self.players)
+
+    def loss(self, w, x, y) -> float:
+        return vector_loss(w, x, y) if self.players else log_loss(w, x, y)
+
+    def gradients(self, w, x, y) -> dict:
+        return vector_gradients(w, x, y) if self.players else gradients(w, x, y)
+
+    def file_arrays(self, w) -> dict:
+        """The arrays the writer takes (a vector head's with its format-2 header)."""
+        return vector_arrays(w, self.players) if self.players else w
+
+
+SCALAR = Head()
+
+
+def fit(x: np.ndarray, y: np.ndarray, games: np.ndarray, options: FitOptions, progress=None,
+        head: Head = SCALAR):
+    """Weights that predict y (a seat's win share; a vector head: vector_targets) from x (its
+    observation), by Adam on the head's loss (the one-seat head: the log loss of the sigmoid
+    output); every VALIDATION_EVERY-th game held out, and the weights of the epoch with the
+    lowest held-out loss kept (early stopping: a few hundred games are soon learnt by heart),
+    or the last epoch's if nothing is held out. Returns (arrays, curve: [{"epoch", "train",
+    "validation", "kept"}]); a vector head's arrays hold its format-2 header."""
     options = options.check()
     if len(x) == 0:
         raise PalaisError("no training rows: play some games first")
@@ -321,7 +396,7 @@ def fit(x: np.ndarray, y: np.ndarray, games: np.ndarray, options: FitOptions, pr
     if held.all() or not held.any():
         held = np.zeros(len(x), bool)
     xt, yt, xv, yv = x[~held], y[~held], x[held], y[held]
-    w = initial_weights(options.hidden, rng)
+    w = head.initial(options.hidden, rng)
     adam = Adam(w, options.learning_rate, options.weight_decay, [k for k in ARRAY_NAMES if k.startswith("w")])
     curve = []
     best, best_loss = None, None
@@ -329,9 +404,9 @@ def fit(x: np.ndarray, y: np.ndarray, games: np.ndarray, options: FitOptions, pr
         order = rng.permutation(len(xt))
         for start in range(0, len(order), options.batch):
             batch = order[start:start + options.batch]
-            adam.update(w, gradients(w, xt[batch], yt[batch]))
-        point = {"epoch": epoch, "train": log_loss(w, xt, yt),
-                 "validation": log_loss(w, xv, yv) if len(xv) else None}
+            adam.update(w, head.gradients(w, xt[batch], yt[batch]))
+        point = {"epoch": epoch, "train": head.loss(w, xt, yt),
+                 "validation": head.loss(w, xv, yv) if len(xv) else None}
         if point["validation"] is None or best_loss is None or point["validation"] < best_loss:
             best, best_loss = {k: v.copy() for k, v in w.items()}, point["validation"]
             for earlier in curve:
@@ -342,7 +417,7 @@ def fit(x: np.ndarray, y: np.ndarray, games: np.ndarray, options: FitOptions, pr
         curve.append(point)
         if progress is not None:
             progress(point)
-    return best, curve
+    return head.file_arrays(best), curve
 
 
 def gradients(w: dict, x: np.ndarray, y: np.ndarray) -> dict:
@@ -354,10 +429,33 @@ def gradients(w: dict, x: np.ndarray, y: np.ndarray) -> dict:
     p = 1.0 / (1.0 + np.exp(-(a2 @ w["w3"] + w["b3"][0])))
     d3 = ((p - y) / len(x)).astype(np.float32)
     d2 = np.outer(d3, w["w3"]) * (z2 > 0)
-    d1 = (d2 @ w["w2"].T) * (z1 > 0)
     return {"w3": a2.T @ d3, "b3": np.array([d3.sum()], np.float32),
-            "w2": a1.T @ d2, "b2": d2.sum(axis=0),
-            "w1": x.T @ d1, "b1": d1.sum(axis=0)}
+            **hidden_gradients(w, x, z1, a1, d2)}
+
+
+def hidden_gradients(w: dict, x, z1, a1, d2) -> dict:
+    """The first two layers' gradients, from the loss's gradient d2 at the second layer's sums
+    (both heads share them)."""
+    d1 = (d2 @ w["w2"].T) * (z1 > 0)
+    return {"w2": a1.T @ d2, "b2": d2.sum(axis=0), "w1": x.T @ d1, "b1": d1.sum(axis=0)}
+
+
+def vector_gradients(w: dict, x: np.ndarray, y: np.ndarray) -> dict:
+    """Gradients of the mean vector_loss over a batch (the forward pass of numpy_vector)."""
+    n = y.shape[1] // 2
+    z1 = x @ w["w1"] + w["b1"]
+    a1 = np.maximum(z1, 0)
+    z2 = a1 @ w["w2"] + w["b2"]
+    a2 = np.maximum(z2, 0)
+    out = (a2 @ w["w3"] + w["b3"]).astype(np.float64)
+    logits = out[:, :n] - out[:, :n].max(axis=1, keepdims=True)
+    shares = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+    # d(cross-entropy)/d(logit) = share * (sum of targets) - target (the returns sum to 1)
+    d_logits = shares * y[:, :n].sum(axis=1, keepdims=True) - y[:, :n]
+    d_scores = SCORE_WEIGHT * 2.0 * (out[:, n:] - y[:, n:]) / n
+    d3 = (np.concatenate([d_logits, d_scores], axis=1) / len(x)).astype(np.float32)
+    d2 = (d3 @ w["w3"].T) * (z2 > 0)
+    return {"w3": a2.T @ d3, "b3": d3.sum(axis=0), **hidden_gradients(w, x, z1, a1, d2)}
 
 
 @dataclass

@@ -28,13 +28,17 @@ def digest_of(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()[:DIGEST_CHARS]
 
 
-def check_names_and_types(arrays: dict, names, label: str) -> None:
-    """PalaisError("label: why") unless `arrays` holds exactly `names`, each float32."""
+def check_names_and_types(arrays: dict, names, label: str, ints=()) -> None:
+    """PalaisError("label: why") unless `arrays` holds exactly `names`, each float32 but those
+    of `ints`, each of an integer type (a file's header: its format, its player count)."""
     found = sorted(arrays)
     if found != sorted(names):
         raise PalaisError(f"{label}: expected the arrays {', '.join(names)}, found {', '.join(found) or 'none'}")
     for name in names:
-        if arrays[name].dtype != np.float32:
+        if name in ints:
+            if not np.issubdtype(arrays[name].dtype, np.integer):
+                raise PalaisError(f"{label}: array {name} is {arrays[name].dtype}, expected an integer type")
+        elif arrays[name].dtype != np.float32:
             raise PalaisError(f"{label}: array {name} is {arrays[name].dtype}, expected float32")
 
 

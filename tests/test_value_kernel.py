@@ -261,8 +261,8 @@ KERNEL_PROGRAM = r"""
 #include <stdio.h>
 #include "value_kernel.h"
 int main(void) {
-    static float w1[10 * 40], b1[40], w2[40 * 24], b2[24], w3[24];
-    float h1[40], h2[40];
+    static float w1[10 * 40], b1[40], w2[40 * 24], b2[24], w3[24], w6[24 * 6], b6[6];
+    float h1[40], h2[40], z[24], out[6];
     int idx[3] = {1, 4, 9}, i;
     float val[3] = {0.5f, 1.0f, 0.25f};
     for (i = 0; i < 10 * 40; i++) w1[i] = (float)(i % 13) / 13.0f - 0.4f;
@@ -270,11 +270,19 @@ int main(void) {
     for (i = 0; i < 40; i++) b1[i] = 0.01f * (float)i;
     for (i = 0; i < 40; i++) h1[i] = h2[i] = b1[i];
     for (i = 0; i < 24; i++) { b2[i] = 0.1f; w3[i] = (float)(i % 5) / 5.0f - 0.35f; }
+    for (i = 0; i < 24 * 6; i++) w6[i] = (float)(i % 11) / 11.0f - 0.45f;
+    for (i = 0; i < 6; i++) b6[i] = 0.05f * (float)i - 0.1f;
     pv_add_rows_portable(h1, 40, w1, idx, val, 3);
     printf("%d %.6f", pv_avx2_supported(), pv_tail_portable(h1, 40, 24, w2, b2, w3, 0.2f));
+    pv_layer2_portable(h1, 40, 24, w2, b2, z);            /* a vector head of 6 outputs */
+    pv_heads_portable(z, 24, w6, b6, 6, out);
+    printf(" %.6f %.6f", out[0], out[5]);
     if (pv_avx2_supported()) {
         pv_add_rows_avx2(h2, 40, w1, idx, val, 3);
         printf(" %.6f", pv_tail_avx2(h2, 40, 24, w2, b2, w3, 0.2f));
+        pv_layer2_avx2(h2, 40, 24, w2, b2, z);
+        pv_heads_avx2(z, 24, w6, b6, 6, out);
+        printf(" %.6f %.6f", out[0], out[5]);
     }
     printf("\n");
     return 0;
@@ -301,8 +309,9 @@ def test_the_kernel_header_compiles_with_and_without_the_avx2_kernels(tmp_path, 
         assert supported == 0
     elif "avx2+fma" in KERNELS:        # (a build with PALAIS_NO_AVX2 says nothing of the CPU)
         assert supported == 1
-    assert len(values) == 1 + supported
-    assert max(values) - min(values) < 1e-5
+    assert len(values) == 3 * (1 + supported)
+    for output in range(3):             # the one-seat head's output, a vector head's first and last
+        assert max(values[output::3]) - min(values[output::3]) < 1e-5
 
 
 def regenerate():
