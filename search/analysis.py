@@ -17,13 +17,13 @@ Step 4  Fair values (TurnValuer): the tree's statistics of a deep line rest on f
         the learned value at a short rollout's cutoff). A review values the played turn with
         the very same valuer, so a loss comes from the moves, not from noise or selection.
 Step 5  Rank what the seat can still achieve: the fair win probability first (in whole percent,
-        as shown), then the fair expected score. When the game is decided for the seat
-        whichever of the FAIR_CANDIDATES it plays (each within OPEN_MARGIN of 0 or 1), they are
-        valued again by rollouts to the game's end (share_valuer) and ranked by the seat's
-        share of the VP, so a seat that cannot win, or cannot lose, is told which turn scores
-        most; the cut-off evaluation barely tells such turns apart. The FAIR_CANDIDATES most visited are ranked first,
-        so asking for more hints never changes which turn is best; and the most visited (the
-        turn the engine would play) stays first unless another beats it by TIE_LOSS in
+        as shown), then the fair expected score, so a seat that cannot lose is still told
+        which turn scores most. When the seat can no longer win whichever of the
+        FAIR_CANDIDATES it plays (each under OPEN_MARGIN), they are valued again by rollouts
+        to the game's end (share_valuer) and ranked by the seat's share of the VP: the
+        cut-off evaluation barely tells such turns apart. The FAIR_CANDIDATES most visited
+        are ranked first, so asking for more hints never changes which turn is best; and the
+        most visited (the turn the engine would play) stays first unless another beats it by TIE_LOSS in
         search/measure.py's loss, so a tie within the noise does not swap with the seed.
 """
 
@@ -36,7 +36,7 @@ from engine.errors import PalaisError
 from engine.rng import Rng
 from engine.views import view_for
 
-from .measure import openness, turn_loss, vp_share
+from .measure import OPEN_MARGIN, turn_loss, vp_share
 from .mcts import MCTSSearch, most_visited_line, turn_goes_on
 from .params import SearchLimits, SearchParams
 from .result import Candidate
@@ -114,10 +114,12 @@ def share_valuer(valuer: TurnValuer) -> TurnValuer:
     return TurnValuer(valuer.view, valuer.seat, params, valuer.iterations)
 
 
-def decided(candidates, seat: int) -> bool:
-    """Whether the game is decided for `seat` whichever of `candidates` it plays: each one's
-    win probability is within OPEN_MARGIN of 0 or 1 (search/measure.py openness)."""
-    return bool(candidates) and all(openness(c.win_prob[seat], c.win_prob[seat]) < 1.0 for c in candidates)
+def lost_whatever(candidates, seat: int) -> bool:
+    """Whether `seat` can no longer win whichever of `candidates` it plays: each one's win
+    probability is under OPEN_MARGIN (search/measure.py). A seat sure to win is not ranked by
+    its share: its turns are judged on keeping the win, which the engine's own evaluation
+    values; rollouts would mark it for VP a heuristic policy could add to a won game."""
+    return bool(candidates) and all(c.win_prob[seat] < OPEN_MARGIN for c in candidates)
 
 
 def finish_setup(state, params: SearchParams, iterations: int):
@@ -254,9 +256,9 @@ def analyse_turn(state, limits: SearchLimits | None = None, top: int = 3, seed: 
     by_visits = sorted(lines, key=lambda c: -c.visits)
     fair = [valuer.candidate(c.turn, c.visits) for c in by_visits]
     key = rank_key
-    if decided(fair[:FAIR_CANDIDATES], seat):
-        # Step 5 for a seat that can no longer win (or lose): its turns are told apart by the
-        # VP share they lead to, valued by rollouts to the end (share_valuer), and ranked by it.
+    if lost_whatever(fair[:FAIR_CANDIDATES], seat):
+        # Step 5 for a seat that can no longer win: its turns are told apart by the VP share
+        # they lead to, valued by rollouts to the end (share_valuer), and ranked by it.
         valuer = share_valuer(valuer)
         fair = [valuer.candidate(c.turn, c.visits) for c in by_visits]
         key = share_rank_key

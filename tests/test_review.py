@@ -162,12 +162,12 @@ def test_a_seat_that_can_no_longer_win_is_told_which_turn_scores_most_by_rollout
     to the end (share_valuer) and ranks them by the seat's share of the VP; the review's best
     line is that hint's first."""
     from engine.views import view_for
-    from search.analysis import decided, share_valuer
+    from search.analysis import lost_whatever, share_valuer
     rec, start = read_game(str(DATA / "review-3p-pimc-greedy-ismcts-33.rec"), None)
     state, seat, line, whole = split_turns(start, rec.actions)[34]
     limits = SearchLimits(iterations=1500)
     analysis = analyse_turn(view_for(state, seat), limits, top=3, seed=0)
-    assert decided(analysis.candidates, seat)
+    assert lost_whatever(analysis.candidates, seat)
     assert (analysis.valuer.params.leaf_eval, analysis.valuer.params.rollout_turns) == ("heuristic", -1)
     assert share_valuer(analysis.valuer) is analysis.valuer
     shares = [vp_share(c.expected_score, seat) for c in analysis.candidates]
