@@ -12,7 +12,9 @@ iterations per second for any setting).
 Prints for each side its win share (a shared win counting as a fraction) with its Wilson 95%
 interval, mean VP, collapse share (games it ended with less than half the winner's VP) and
 the mean VP margin of its wins and of its losses, and the mean gold its seats left unspent
-at the end; the last line is exactly `score_a=<x> low=<l> high=<h> elo=<e> collapse_a=<c>
+at the end; at 2 players, how the deals played both ways went (A won both, the same seat
+won both, B won both: where time or knowledge stops buying wins, the deals split by seat);
+the last line is exactly `score_a=<x> low=<l> high=<h> elo=<e> collapse_a=<c>
 collapse_b=<d> gold_a=<g> gold_b=<h>`. Ctrl+C or a kill
 (SIGTERM) stops the run and prints the same summary over the games finished so far.
 With --record FILE each finished game (deal, A's seat, every seat's return, VP and unspent
@@ -151,6 +153,24 @@ def sides(results, n):
     return a, b
 
 
+def deal_pairs(keyed) -> str:
+    """At 2 players: over the deals played both ways (`keyed`: ((deal, A's seat), result)), how
+    many A won both times, how many the same seat won both times (by seat), how many B won
+    both times; the rest had a shared win."""
+    by_deal = {}
+    for (deal, a_seat), result in keyed:
+        by_deal.setdefault(deal, {})[a_seat] = result[0][a_seat]
+    pairs = [d for d in by_deal.values() if len(d) == 2]
+    a_both = sum(1 for d in pairs if d[0] == 1.0 and d[1] == 1.0)
+    b_both = sum(1 for d in pairs if d[0] == 0.0 and d[1] == 0.0)
+    seat_1 = sum(1 for d in pairs if d[0] == 1.0 and d[1] == 0.0)     # seat 1 won both times
+    seat_2 = sum(1 for d in pairs if d[0] == 0.0 and d[1] == 1.0)
+    shared = len(pairs) - a_both - b_both - seat_1 - seat_2
+    return (f"deals played both ways: {len(pairs)}: A won both {a_both}, the same seat won both "
+            f"{seat_1 + seat_2} (seat 1: {seat_1}, seat 2: {seat_2}), B won both {b_both}, "
+            f"with a shared win {shared}")
+
+
 def gold_text(side) -> str:
     return "nan" if side.mean_gold is None else f"{side.mean_gold:.2f}"
 
@@ -220,6 +240,7 @@ def main():
     deals = range(args.first_deal, args.first_deal + -(-args.games // n))
     schedule = [(d, s) for d in deals for s in range(n)]
     results = [done[key] for key in schedule if key in done]
+    keys = [key for key in schedule if key in done]            # (deal, A's seat) of each result
     jobs = [(d, s, n, a_params, b_params, a_limits, b_limits) for d, s in schedule if (d, s) not in done]
     if results:
         print(f"  {len(results)} of {len(schedule)} games already in {args.record}", file=sys.stderr, flush=True)
@@ -229,6 +250,7 @@ def main():
         with get_context("fork").Pool(args.workers, initializer=_ignore_interrupts) as pool:
             for job, result in zip(jobs, pool.imap(one_game, jobs)):
                 results.append(result)
+                keys.append((job[0], job[1]))
                 if record:
                     record.write(record_line(job[0], job[1], result[0], result[1], result[3]))
                     record.flush()
@@ -256,6 +278,8 @@ def main():
           f"{games} games (A's equal share: {fair:.3f}), {time.time() - started:.0f} s")
     print(f"A: {side_a.line()}")
     print(f"B: {side_b.line()}")
+    if n == 2:
+        print(deal_pairs(zip(keys, results)))
     print(f"score_a={won / games:.3f} low={low:.3f} high={high:.3f} elo={elo:.0f} "
           f"collapse_a={side_a.collapse_share:.3f} collapse_b={side_b.collapse_share:.3f} "
           f"gold_a={gold_text(side_a)} gold_b={gold_text(side_b)}")

@@ -97,3 +97,18 @@ def test_a_file_that_is_no_record_is_left_alone_even_without_a_last_newline(tmp_
     piped = tune("--games", "2", "--record", str(fifo))
     assert piped.returncode == 2 and "not a regular file" in piped.stderr
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
+def test_the_summary_says_how_the_deals_played_both_ways_went():
+    """Each deal is played twice with the seats swapped: A won both, the same seat won both
+    (by seat), B won both, or one of the two was a shared win; they add up to the deals."""
+    import re
+    run = tune("--games", "4")
+    line = next(l for l in run.stdout.splitlines() if l.startswith("deals played both ways"))
+    found = re.fullmatch(r"deals played both ways: (\d+): A won both (\d+), the same seat won both "
+                         r"(\d+) \(seat 1: (\d+), seat 2: (\d+)\), B won both (\d+), with a shared win (\d+)",
+                         line)
+    assert found, line
+    deals, a_both, same, seat_1, seat_2, b_both, shared = map(int, found.groups())
+    assert deals == 2 and a_both + same + b_both + shared == 2 and seat_1 + seat_2 == same
+    assert summary(run).startswith("score_a=")
