@@ -348,6 +348,47 @@ def _fit_policy(runs, options, folder):
     return path, arrays
 
 
+GENERATION_ONLY = ("window", "sprt_elo0", "sprt_elo1", "max_gate_games", "stop_after")
+SINGLE_ONLY = ("other_runs", "eval_deals", "out_path", "policy_out")
+
+
+def _refuse_given(given: set, names, why: str) -> None:
+    """A PalaisError naming the first option of `names` given on the command line."""
+    for name in names:
+        if name in given:
+            flag = {"other_runs": "--with", "out_path": "--out"}.get(name, "--" + name.replace("_", "-"))
+            raise PalaisError(f"{flag} {why}")
+
+
+def _train_generations(run_folder, generations, plot_path, backend, concurrency, ray_address, **options):
+    """`palais train RUN --generations N`: search/generations.py, its table at the end."""
+    from search.generations import GenerationOptions, run_generations
+    from search.policy import load_policy_model
+    from search.value import check_players, load_value_model
+    settings = GenerationOptions(**options).check()
+    if settings.current != "heuristic":        # refuse a bad file before hours of games
+        check_players(load_value_model(settings.current, settings.players), settings.players)
+    if settings.policy_current not in ("uniform", "uct"):
+        load_policy_model(settings.policy_current)
+    check_backend(backend, ray_address)
+    rows = run_generations(run_folder, settings, generations, say=lambda line: click.echo(line, err=True),
+                           backend=backend, concurrency=concurrency, ray_address=ray_address)
+    _print_generations(rows, plot_path)
+
+
+def _generations_report(run_folder, plot_path):
+    from search.generations import read_table
+    _print_generations(read_table(run_folder), plot_path)
+
+
+def _print_generations(rows, plot_path):
+    from search.generations import plot_generations, table_lines
+    click.echo("\n".join(table_lines(rows)))
+    if plot_path:
+        plot_generations(rows, plot_path)
+        click.echo(f"plot written to {plot_path}", err=True)
+
+
 @main.command("train")
 @click.argument("run_folder", metavar="RUN", type=click.Path(file_okay=False))
 @click.option("--games", type=click.IntRange(1, 1_000_000), default=200, show_default=True,
@@ -386,23 +427,69 @@ def _fit_policy(runs, options, folder):
               help="What the policy learns: the root's visit distribution, or softmax(--policy-q-scale "
                    "x each root action's mean reward).")
 @click.option("--policy-q-scale", type=click.FloatRange(0, 1000, min_open=True), default=20.0, show_default=True)
-@click.option("--policy-current", default="uniform", show_default=True, metavar="FILE|uniform|uct",
-              help="The search the policy candidate must beat: PUCT with 1/n priors (uniform), the "
-                   "same search with UCB1 selection (uct), or PUCT with a policy weights file.")
+@click.option("--policy-current", default=None, metavar="FILE|uniform|uct",
+              help="The search the policy candidate must beat: PUCT with 1/n priors (uniform, the "
+                   "default), the same search with UCB1 selection (uct), or PUCT with a policy weights "
+                   "file; with --generations, generation 0's policy [the shipped one].")
 @click.option("--policy-out", "policy_out", type=click.Path(dir_okay=False),
               help="Where a kept policy goes [RUN/policy.npz].")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
-              help="Also write a PNG of the training curve (needs matplotlib).")
+              help="Also write a PNG of the training curve, or with --generations / "
+                   "--generations-report of each generation's Elo (needs matplotlib).")
+@click.option("--generations", type=click.IntRange(1, 999), default=None,
+              help="Train in generations (docs/train.md): this many, each --games self-play games "
+                   "with the best so far, a fit, a gate against the best (SPRT), keep or discard.")
+@click.option("--window", type=click.IntRange(1, 999), default=1, show_default=True,
+              help="With --generations: fit on this generation's games and those of the window-1 before.")
+@click.option("--sprt-elo0", type=float, default=0.0, show_default=True,
+              help="With --generations: the gate's SPRT H0 (the candidate is this many Elo better).")
+@click.option("--sprt-elo1", type=float, default=30.0, show_default=True,
+              help="With --generations: the gate's SPRT H1; H1 keeps the candidate, H0 or the cap discards it.")
+@click.option("--max-gate-games", type=click.IntRange(2, 1_000_000), default=400, show_default=True,
+              help="With --generations: the gate's cap (whole deals, each played once per seat).")
+@click.option("--stop-after", type=click.IntRange(1, 999), default=3, show_default=True,
+              help="With --generations: stop after this many generations in a row without a kept candidate.")
+@click.option("--generations-report", is_flag=True,
+              help="Print RUN's generations table (and --plot its chart); plays nothing.")
 @backend_options
-def train(run_folder, games, players, iterations, positions, seed, other_runs, epochs, hidden, head,
+@click.pass_context
+def train(ctx, run_folder, games, players, iterations, positions, seed, other_runs, epochs, hidden, head,
           learning_rate, weight_decay, eval_deals, eval_iterations, current, out_path, policy_hidden, policy_learning_rate,
-          policy_target, policy_q_scale, policy_current, policy_out, plot_path, concurrency, backend, ray_address):
+          policy_target, policy_q_scale, policy_current, policy_out, plot_path, generations, window, sprt_elo0,
+          sprt_elo1, max_gate_games, stop_after, generations_report, concurrency, backend, ray_address):
     """Learn the search's value model and policy head from self-play (docs/train.md): play
     the run's games (resumable), fit both, play each against what it would replace, keep
-    each that wins. The games (self-play and matches) run --concurrency at once, on local
+    each that wins; or, with --generations N, do that generation after generation with the
+    best so far. The games (self-play and matches) run --concurrency at once, on local
     processes or as Ray tasks; every backend gives the same games."""
     import importlib.util
     from pathlib import Path
+
+    given = {name for name in ctx.params
+             if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE}
+    try:
+        if plot_path and importlib.util.find_spec("matplotlib") is None:
+            raise PalaisError("--plot needs matplotlib: pip install 'palais-engine[plot]'")
+        if generations_report:
+            return _generations_report(run_folder, plot_path)
+        if generations is None:
+            _refuse_given(given, GENERATION_ONLY, "needs --generations")
+        else:
+            _refuse_given(given, SINGLE_ONLY, "is not taken with --generations (see docs/train.md)")
+            return _train_generations(run_folder, generations, plot_path, backend, concurrency, ray_address,
+                                      seed=seed, players=players, games=games, iterations=iterations,
+                                      positions=positions, window=window, hidden=_hidden_sizes(hidden),
+                                      epochs=epochs, learning_rate=learning_rate, weight_decay=weight_decay,
+                                      head=head, policy_hidden=policy_hidden,
+                                      policy_learning_rate=policy_learning_rate, policy_target=policy_target,
+                                      policy_q_scale=policy_q_scale, gate_iterations=eval_iterations,
+                                      sprt_elo0=sprt_elo0, sprt_elo1=sprt_elo1, max_gate_games=max_gate_games,
+                                      stop_after=stop_after, current=current,
+                                      policy_current="" if policy_current is None else policy_current)
+    except PalaisError as exc:
+        raise click.ClickException(str(exc))
+    if policy_current is None:
+        policy_current = "uniform"
 
     from search.policy import load_policy_model, save_policy_weights
     from search.policy_fit import PolicyFitOptions
@@ -411,8 +498,6 @@ def train(run_folder, games, players, iterations, positions, seed, other_runs, e
                               write_fit)
     from search.value import check_players, load_value_model, save_weights
     try:
-        if plot_path and importlib.util.find_spec("matplotlib") is None:
-            raise PalaisError("--plot needs matplotlib: pip install 'palais-engine[plot]'")
         fit_options = FitOptions(hidden=_hidden_sizes(hidden), epochs=epochs,
                                  learning_rate=learning_rate, weight_decay=weight_decay,
                                  seed=seed).check()

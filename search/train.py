@@ -60,6 +60,23 @@ class GameOptions:
     players: int = 2
     iterations: int = 200
     positions: int = 8          # positions sampled per game (each gives one row per seat)
+    search: tuple = ()          # (name, value) pairs on top of the default search in every seat
+                                # (a generation's best: search/generations.py); () the default
+
+    def to_json(self) -> dict:
+        """run.json's content: the options, `search` only when it is not the default (so the
+        runs made before it keep their run.json)."""
+        found = asdict(self)
+        found.pop("search")
+        return {**found, **({"search": dict(self.search)} if self.search else {})}
+
+    @classmethod
+    def from_json(cls, found: dict) -> "GameOptions":
+        found = dict(found)
+        search = found.pop("search", {})
+        if not isinstance(search, dict):
+            raise TypeError("search: not a table of search parameters")
+        return cls(**found, search=tuple(sorted(search.items())))
 
     def check(self) -> "GameOptions":
         if not 2 <= self.players <= 4:
@@ -98,14 +115,14 @@ class RunFolder:
         if not path.exists():
             raise PalaisError(f"{folder}: not a run folder (no run.json)")
         try:
-            options = GameOptions(**json.loads(path.read_text()))
+            options = GameOptions.from_json(json.loads(path.read_text()))
         except (OSError, ValueError, TypeError) as exc:
             raise PalaisError(f"{path}: not the options of a run ({exc})") from None
         return cls(folder, options, mend_torn=False)     # another run's file: read, not mended
 
     def _check_options(self):
         path = self.folder / "run.json"
-        wanted = asdict(self.options)
+        wanted = self.options.to_json()
         if path.exists():
             try:
                 found = json.loads(path.read_text())
@@ -263,13 +280,14 @@ def deal_of(options: GameOptions, index: int) -> int:
 
 
 def play_selfplay_game(options: GameOptions, index: int) -> tuple[dict, np.ndarray, np.ndarray]:
-    """Game `index` of a run: the default search in every seat at options.iterations; a
+    """Game `index` of a run: the default search (with options.search) in every seat at options.iterations; a
     sample of options.positions turn starts, each giving every seat's observation (value
     rows), and of options.positions searched decisions, each giving the mover's policy row."""
     deal = deal_of(options, index)
     n = options.players
     searched = []
-    players = [VisitRecorder(make_player(SearchParams(seed=deal * 10 + q)), searched) for q in range(n)]
+    players = [VisitRecorder(make_player(SearchParams(**dict(options.search), seed=deal * 10 + q)), searched)
+               for q in range(n)]
     seen = []
     outcome = play_game(players, ["ismcts"] * n, deal, SearchLimits(iterations=options.iterations),
                         on_turn=lambda state: seen.append([observation(state, q) for q in range(n)]))
@@ -472,14 +490,17 @@ class Match:
                 f"over {self.games} games, Elo {self.elo:+.0f}")
 
 
-def match_job(task: tuple) -> tuple[int, float]:
-    """A backend's job: game `index` of a match, A's params in seat a_seat and B's in the
-    others; (index, A's return)."""
+def match_game(task: tuple):
+    """Game `index` of a match, A's params in seat a_seat and B's in the others: its outcome."""
     index, a, b, deal, a_seat, players, iterations = task
     team = [make_player(SearchParams(**(a if q == a_seat else b), seed=deal * 10 + q))
             for q in range(players)]
-    outcome = play_game(team, ["ismcts"] * players, deal, SearchLimits(iterations=iterations))
-    return index, outcome.returns[a_seat]
+    return play_game(team, ["ismcts"] * players, deal, SearchLimits(iterations=iterations))
+
+
+def match_job(task: tuple) -> tuple[int, float]:
+    """A backend's job: match_game(task); (index, A's return)."""
+    return task[0], match_game(task).returns[task[4]]
 
 
 def match(new_weights: str, current: str, deals: int, players: int, iterations: int, seed: int,

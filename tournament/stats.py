@@ -15,26 +15,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from search.stats import elo_of, score_of, wilson  # noqa: F401 (the shared outcome statistics)
-
-
-# Fewest seat-swapped pairs (or unpaired games) whose spread the Elo interval and LOS are
-# computed from; below it, or when every observation is the same (no spread to measure),
-# both are None ("n/a"): a zero-width interval from 4 games would claim a precision the
-# sample does not have.
-MIN_OBSERVATIONS = 3
-
-# Two-sided 95% quantiles of Student's t by degrees of freedom (the next lower row is used,
-# which errs wide); the interval is a t interval, honest for a few pairs, normal for many.
-_T95 = ((1, 12.706), (2, 4.303), (3, 3.182), (4, 2.776), (5, 2.571), (6, 2.447), (7, 2.365),
-        (8, 2.306), (9, 2.262), (10, 2.228), (12, 2.179), (15, 2.131), (20, 2.086),
-        (25, 2.060), (30, 2.042), (40, 2.021), (60, 2.000), (120, 1.980), (10**9, 1.960))
-
-
-def t95(df: int) -> float:
-    """The 95% two-sided Student t quantile for `df` degrees of freedom (rounded down to a
-    tabulated row, so the interval is never narrower than the exact one)."""
-    return [t for d, t in _T95 if d <= max(df, 1)][-1]
+from search.stats import (MIN_OBSERVATIONS, SPRT, elo_interval, elo_of, score_of, t95,  # noqa: F401
+                          wilson)  # (the shared outcome statistics: the SPRT serves `palais train --generations` too)
 
 
 @dataclass
@@ -76,49 +58,9 @@ def two_player(games, a: str, b: str) -> PairStats:
     score = sum(per_game) / n if n else 0.5
     penta = [sum(1 for p in pairs if abs(p - k / 2) < 1e-9) for k in range(5)]
     observations = np.array(pairs) / 2.0 if len(pairs) >= 2 else np.array(per_game)
-    low_elo = high_elo = los = None
-    if len(observations) >= MIN_OBSERVATIONS and observations.std() > 0:
-        stderr = observations.std(ddof=1) / math.sqrt(len(observations))
-        half = t95(len(observations) - 1) * stderr
-        low_elo, high_elo = elo_of(score - half), elo_of(score + half)
-        los = 0.5 * (1.0 + math.erf((score - 0.5) / (stderr * math.sqrt(2.0))))
+    low_elo, high_elo, los = elo_interval(observations, score)
     return PairStats(n, wins, draws, losses, score, elo_of(score), low_elo, high_elo,
                      los, penta, len(pairs))
-
-
-@dataclass
-class SPRT:
-    """Sequential probability ratio test on the paired scores (normal approximation to the
-    pentanomial GSPRT, as fishtest does): H0 elo = elo0 against H1 elo = elo1."""
-    elo0: float
-    elo1: float
-    alpha: float = 0.05
-    beta: float = 0.05
-
-    @property
-    def bounds(self):
-        return math.log(self.beta / (1 - self.alpha)), math.log((1 - self.beta) / self.alpha)
-
-    def llr(self, pair_scores) -> float:
-        """The log-likelihood ratio from A's pair scores (each 0..2)."""
-        if len(pair_scores) < 2:
-            return 0.0
-        x = np.array(pair_scores) / 2.0
-        var = x.var(ddof=1)
-        if var <= 0:
-            var = 1e-3
-        s0, s1 = score_of(self.elo0), score_of(self.elo1)
-        return len(x) * (s1 - s0) * (2 * x.mean() - s0 - s1) / (2 * var)
-
-    def decision(self, pair_scores):
-        """('H0' | 'H1' | None, llr)."""
-        llr = self.llr(pair_scores)
-        low, high = self.bounds
-        if llr >= high:
-            return "H1", llr
-        if llr <= low:
-            return "H0", llr
-        return None, llr
 
 
 def multiplayer(games, names) -> dict:
