@@ -80,6 +80,10 @@ class GenerationOptions:
     policy_current: str = ""        # generation 0's policy: "" shipped, a file, uniform or uct
 
     def check(self) -> "GenerationOptions":
+        self.game_options(1, ()).check()
+        self.fit_options(1).check()
+        if not 1 <= self.games <= 1_000_000:
+            raise PalaisError(f"games: {self.games} is outside 1..1000000 (self-play games per generation)")
         if not 1 <= self.window <= MAX_GENERATIONS:
             raise PalaisError(f"window: {self.window} is outside 1..{MAX_GENERATIONS}")
         if not 1 <= self.stop_after <= MAX_GENERATIONS:
@@ -91,8 +95,6 @@ class GenerationOptions:
                               f"played once per seat ({self.players} games)")
         if self.head not in ("scalar", "vector"):
             raise PalaisError(f"head: {self.head!r} is not scalar or vector")
-        self.game_options(1, ()).check()
-        self.fit_options(1).check()
         return self
 
     def game_options(self, generation: int, search: tuple) -> GameOptions:
