@@ -115,6 +115,25 @@ def test_palais_train_plays_the_same_games_as_ray_tasks(tmp_path, local_ray):
         assert score and score[0] in on_ray.output
 
 
+
+def test_training_in_generations_gives_the_same_generations_on_ray(tmp_path, local_ray):
+    """`palais train --generations --backend ray`: the same self-play, candidates, gate games
+    and decisions as local processes (search/generations.py)."""
+    from search.generations import GenerationOptions, run_generations
+    options = GenerationOptions(seed=4, players=2, games=2, iterations=6, positions=2, hidden=(4, 4),
+                                epochs=1, policy_hidden=4, gate_iterations=6, max_gate_games=4,
+                                current="heuristic")
+    here = run_generations(tmp_path / "here", options, 2, concurrency=2)
+    on_ray = run_generations(tmp_path / "ray", options, 2, backend="ray", concurrency=2)
+    def decided(rows):
+        return [{k: v for k, v in row.items() if k != "cpu_seconds"} for row in rows]
+    assert len(here) == 2 and decided(on_ray) == decided(here)
+    for generation in ("gen-001", "gen-002"):
+        for name in ("games.jsonl", "samples.f32", "policy.f32", "candidate.npz", "policy-candidate.npz",
+                     "gate.jsonl"):
+            assert ((tmp_path / "ray" / generation / name).read_bytes()
+                    == (tmp_path / "here" / generation / name).read_bytes())
+
 # What a local instance started for a run exposes (jobs/backends.py, docs/tournament.md).
 # Run in a child process of its own: a fresh Ray, a HOME of its own for the token file.
 PROBE = r'''
