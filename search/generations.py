@@ -26,7 +26,6 @@ its options and index, so every backend (local processes, Ray) gives the same fi
 from __future__ import annotations
 
 import json
-import os
 import resource
 import time
 from dataclasses import asdict, dataclass
@@ -42,7 +41,7 @@ from jobs.backends import open_backend
 
 from .policy_fit import PolicyFitOptions, fit_policy, unpack
 from .stats import SPRT, elo_interval, elo_of
-from .train import (SCALAR, FitOptions, GameOptions, Head, RunFolder, fit, generate, match_game,
+from .train import (SCALAR, FitOptions, GameOptions, Head, RunFolder, append_json_line, fit, generate, match_game,
                     policy_opponent, policy_training_rows, training_rows, vector_training_rows,
                     write_fit, write_policy_fit)
 from .weights_file import digest_of
@@ -366,10 +365,7 @@ def gate(folder: Path, candidate: dict, best: dict, options: GenerationOptions, 
                 on_game()
             while len(games) in waiting:
                 line = waiting.pop(len(games))
-                with open(path, "a") as out:
-                    out.write(json.dumps(line) + "\n")
-                    out.flush()
-                    os.fsync(out.fileno())
+                append_json_line(path, line)
                 games.append(line)
                 if len(games) % n == 0:
                     result = gate_result(games, options)

@@ -161,10 +161,7 @@ class RunFolder:
         append_rows(self.samples, rows)
         if policy is not None and len(policy):
             append_rows(self.policy, policy)
-        with open(self.index, "a") as out:
-            out.write(json.dumps(game) + "\n")
-            out.flush()
-            os.fsync(out.fileno())
+        append_json_line(self.index, game)
         self.games.append(game)
 
     def rows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -200,6 +197,15 @@ def truncate_rows(path: Path, rows: int, width: int, index_name: str) -> None:
         raise PalaisError(f"{path}: {size} bytes, fewer than the {rows} rows {index_name} lists")
     if size > rows * width * 4:
         os.truncate(path, rows * width * 4)
+
+
+def append_json_line(path: Path, value) -> None:
+    """One line appended to a JSON-lines file and synced (a kill leaves at most a torn last
+    line, which common/json_lines.py drops)."""
+    with open(path, "a") as out:
+        out.write(json.dumps(value) + "\n")
+        out.flush()
+        os.fsync(out.fileno())
 
 
 def append_rows(path: Path, rows: np.ndarray) -> None:

@@ -9,7 +9,6 @@ cancels most of the luck of the deal.
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 
