@@ -400,6 +400,11 @@ def _print_generations(rows, plot_path):
               help="Positions sampled per game (one training row per seat each).")
 @click.option("--seed", type=click.IntRange(0, 2 ** 62 - 1), default=1, show_default=True,
               help="Seeds the games, the sampling and the fit.")
+@click.option("--fast-share", type=click.FloatRange(0, 1, max_open=True), default=0.0, show_default=True,
+              help="Playout-cap randomisation: this share of the self-play searches are fast ones "
+                   "(--fast-iterations), not used as policy targets.")
+@click.option("--fast-iterations", type=click.IntRange(0, 1_000_000), default=0, show_default=True,
+              help="Iterations of a fast search (1 .. --iterations - 1; needed with --fast-share).")
 @click.option("--with", "other_runs", multiple=True, metavar="RUN2", type=click.Path(file_okay=False),
               help="Also fit on the games of this earlier run (repeatable; e.g. other player counts).")
 @click.option("--epochs", type=click.IntRange(1, 10_000), default=20, show_default=True)
@@ -453,7 +458,7 @@ def _print_generations(rows, plot_path):
               help="Print RUN's generations table (and --plot its chart); plays nothing.")
 @backend_options
 @click.pass_context
-def train(ctx, run_folder, games, players, iterations, positions, seed, other_runs, epochs, hidden, head,
+def train(ctx, run_folder, games, players, iterations, positions, seed, fast_share, fast_iterations, other_runs, epochs, hidden, head,
           learning_rate, weight_decay, eval_deals, eval_iterations, current, out_path, policy_hidden, policy_learning_rate,
           policy_target, policy_q_scale, policy_current, policy_out, plot_path, generations, window, sprt_elo0,
           sprt_elo1, max_gate_games, stop_after, generations_report, concurrency, backend, ray_address):
@@ -478,7 +483,8 @@ def train(ctx, run_folder, games, players, iterations, positions, seed, other_ru
             _refuse_given(given, SINGLE_ONLY, "is not taken with --generations (see docs/train.md)")
             return _train_generations(run_folder, generations, plot_path, backend, concurrency, ray_address,
                                       seed=seed, players=players, games=games, iterations=iterations,
-                                      positions=positions, window=window, hidden=_hidden_sizes(hidden),
+                                      positions=positions, fast_share=fast_share,
+                                      fast_iterations=fast_iterations, window=window, hidden=_hidden_sizes(hidden),
                                       epochs=epochs, learning_rate=learning_rate, weight_decay=weight_decay,
                                       head=head, policy_hidden=policy_hidden,
                                       policy_learning_rate=policy_learning_rate, policy_target=policy_target,
@@ -515,7 +521,8 @@ def train(ctx, run_folder, games, players, iterations, positions, seed, other_ru
                               + ", ".join(f"{o.folder} holds {o.options.players}-player games" for o in others
                                           if o.options.players != players))
         run = RunFolder(run_folder, GameOptions(seed=seed, players=players, iterations=iterations,
-                                                positions=positions))
+                                                positions=positions, fast_share=fast_share,
+                                                fast_iterations=fast_iterations))
         if len(run.games) >= games:
             click.echo(f"{len(run.games)} games already in {run_folder}", err=True)
         else:

@@ -60,6 +60,8 @@ class GenerationOptions:
     games: int = 200                # self-play games per generation
     iterations: int = 200           # per search in self-play
     positions: int = 8
+    fast_share: float = 0.0         # playout-cap randomisation (GameOptions)
+    fast_iterations: int = 0
     window: int = 1                 # the fit reads this generation's games and the window-1 before
     hidden: tuple = (64, 32)
     epochs: int = 20
@@ -98,7 +100,8 @@ class GenerationOptions:
 
     def game_options(self, generation: int, search: tuple) -> GameOptions:
         return GameOptions(seed=generation_seed(self.seed, generation), players=self.players,
-                           iterations=self.iterations, positions=self.positions, search=search)
+                           iterations=self.iterations, positions=self.positions, search=search,
+                           fast_share=self.fast_share, fast_iterations=self.fast_iterations)
 
     def fit_options(self, generation: int) -> FitOptions:
         return FitOptions(hidden=tuple(self.hidden), epochs=self.epochs, learning_rate=self.learning_rate,

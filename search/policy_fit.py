@@ -16,7 +16,7 @@ visits, which UCB1 spreads nearly evenly at self-play's budgets (docs/train.md).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -25,6 +25,7 @@ from engine.features import FEATURE_SIZE
 
 from ._prior import ACTION_ENTRIES, N_ACTION_FEATURES, training_inputs
 from .adam import Adam, check_settings
+from .params import SearchLimits
 from .policy import ARRAY_NAMES, MAX_HIDDEN, dense_action_features, expected_shapes
 
 SLOTS = 40                      # the most legal actions of a decision (37: 36 recruits and END)
@@ -74,6 +75,27 @@ class VisitRecorder:
             if row is not None:
                 self.rows.append(row)
         return result
+
+
+class CappedRecorder(VisitRecorder):
+    """Playout-cap randomisation (KataGo): each search is, with probability `fast_share`
+    (drawn from `rng`), a fast one of at most `fast_iterations`, whose visits are too few to
+    be a policy target and are not recorded; the others are full searches, recorded as
+    VisitRecorder does. The game's positions still serve the value (its outcome is known)."""
+
+    def __init__(self, inner, rows: list, fast_share: float, fast_iterations: int, rng):
+        super().__init__(inner, rows)
+        self.fast_share = fast_share
+        self.fast_iterations = fast_iterations
+        self.rng = rng
+
+    def search(self, state, seat=None, limits=None, **extra):
+        if self.fast_share > 0 and self.rng.random() < self.fast_share:
+            cap = self.fast_iterations if limits is None or limits.iterations is None \
+                else min(limits.iterations, self.fast_iterations)
+            fast = replace(limits, iterations=cap) if limits is not None else SearchLimits(iterations=cap)
+            return self.inner.search(state, seat, fast, **extra)
+        return super().search(state, seat, limits, **extra)
 
 
 @dataclass

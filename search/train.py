@@ -45,7 +45,7 @@ from .factory import make_player
 from .selfplay import play_game
 from .stats import elo_of, wilson
 from .policy import save_policy_weights
-from .policy_fit import POLICY_ROW, VisitRecorder
+from .policy_fit import POLICY_ROW, CappedRecorder
 from .value import (ARRAY_NAMES, MAX_HIDDEN, SCORE_SCALE, numpy_values, numpy_vector, save_weights,
                     vector_arrays)
 
@@ -62,13 +62,19 @@ class GameOptions:
     positions: int = 8          # positions sampled per game (each gives one row per seat)
     search: tuple = ()          # (name, value) pairs on top of the default search in every seat
                                 # (a generation's best: search/generations.py); () the default
+    fast_share: float = 0.0     # playout-cap randomisation: the share of searches that are fast,
+    fast_iterations: int = 0    # at most this many iterations, and not policy targets
 
     def to_json(self) -> dict:
-        """run.json's content: the options, `search` only when it is not the default (so the
-        runs made before it keep their run.json)."""
+        """run.json's content: the options, each of the later ones (`search`, the playout cap)
+        only when it is not the default (so the runs made before them keep their run.json)."""
         found = asdict(self)
-        found.pop("search")
-        return {**found, **({"search": dict(self.search)} if self.search else {})}
+        for name in OPTIONAL_GAME_OPTIONS:
+            if found[name] == getattr(GameOptions, name):
+                del found[name]
+        if self.search:
+            found["search"] = dict(self.search)
+        return found
 
     @classmethod
     def from_json(cls, found: dict) -> "GameOptions":
@@ -87,7 +93,16 @@ class GameOptions:
             raise PalaisError(f"positions: {self.positions} is outside 1..1000")
         if not 0 <= self.seed < 2 ** 62:
             raise PalaisError(f"seed: {self.seed} is outside 0..2**62-1")
+        if not 0 <= self.fast_share < 1:
+            raise PalaisError(f"fast share: {self.fast_share} is outside 0..1 (1 excluded: some "
+                              f"searches must be full ones, the policy's targets)")
+        if self.fast_share and not 1 <= self.fast_iterations < self.iterations:
+            raise PalaisError(f"fast iterations: {self.fast_iterations} is outside 1..{self.iterations - 1} "
+                              f"(a fast search is shorter than a full one, --iterations)")
         return self
+
+
+OPTIONAL_GAME_OPTIONS = ("search", "fast_share", "fast_iterations")
 
 
 class RunFolder:
@@ -286,13 +301,17 @@ def deal_of(options: GameOptions, index: int) -> int:
 
 
 def play_selfplay_game(options: GameOptions, index: int) -> tuple[dict, np.ndarray, np.ndarray]:
-    """Game `index` of a run: the default search (with options.search) in every seat at options.iterations; a
+    """Game `index` of a run: the default search (with options.search) in every seat at
+    options.iterations (options.fast_share of the searches at options.fast_iterations, not
+    recorded: playout-cap randomisation); a
     sample of options.positions turn starts, each giving every seat's observation (value
     rows), and of options.positions searched decisions, each giving the mover's policy row."""
     deal = deal_of(options, index)
     n = options.players
     searched = []
-    players = [VisitRecorder(make_player(SearchParams(**dict(options.search), seed=deal * 10 + q)), searched)
+    caps = np.random.default_rng([options.seed, index, 2])       # which searches are fast
+    players = [CappedRecorder(make_player(SearchParams(**dict(options.search), seed=deal * 10 + q)), searched,
+                              options.fast_share, options.fast_iterations, caps)
                for q in range(n)]
     seen = []
     outcome = play_game(players, ["ismcts"] * n, deal, SearchLimits(iterations=options.iterations),

@@ -296,3 +296,71 @@ def test_the_training_curve_plot_is_a_png(tmp_path):
     assert (tmp_path / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     with pytest.raises(PalaisError, match="cannot write the plot"):
         plot_curve(curve, str(tmp_path / "missing" / "curve.png"))
+
+
+class CountingPlayer:
+    """A stand-in search: remembers the iteration limit of each call."""
+
+    def __init__(self):
+        self.budgets = []
+
+    def search(self, state, seat=None, limits=None, **extra):
+        self.budgets.append(limits.iterations)
+        return "result"
+
+
+def test_playout_cap_randomisation_makes_a_share_of_the_searches_fast_and_does_not_record_them(monkeypatch):
+    import search.policy_fit as policy_fit
+    from search.params import SearchLimits
+    monkeypatch.setattr(policy_fit.VisitRecorder, "search",
+                        lambda self, state, seat=None, limits=None, **extra:
+                        self.rows.append(limits.iterations) or self.inner.search(state, seat, limits))
+    inner, rows = CountingPlayer(), []
+    capped = policy_fit.CappedRecorder(inner, rows, 0.25, 3, np.random.default_rng(1))
+    for _ in range(400):
+        capped.search("state", 0, SearchLimits(iterations=20))
+    fast = inner.budgets.count(3)
+    assert fast + inner.budgets.count(20) == 400 and 70 < fast < 130
+    assert rows == [20] * (400 - fast)                       # only the full searches are targets
+    again = CountingPlayer()
+    replay = policy_fit.CappedRecorder(again, [], 0.25, 3, np.random.default_rng(1))
+    for _ in range(400):
+        replay.search("state", 0, SearchLimits(iterations=20))
+    assert again.budgets == inner.budgets                    # the seed fixes which are fast
+
+
+CAPPED = GameOptions(seed=4, players=2, iterations=12, positions=3, fast_share=0.5, fast_iterations=2)
+
+
+def test_a_run_with_a_playout_cap_is_reproducible_and_keeps_its_options(tmp_path):
+    plain = RunFolder(tmp_path / "plain", TINY)
+    generate(plain, 1)
+    assert "fast_share" not in json.loads((tmp_path / "plain" / "run.json").read_text())   # runs made before
+    capped = RunFolder(tmp_path / "capped", CAPPED)
+    generate(capped, 1)
+    assert json.loads((tmp_path / "capped" / "run.json").read_text())["fast_share"] == 0.5
+    assert RunFolder.existing(tmp_path / "capped").options == CAPPED
+    again = RunFolder(tmp_path / "again", CAPPED)
+    generate(again, 1)
+    for name in ("games.jsonl", "samples.f32", "policy.f32"):
+        assert (tmp_path / "capped" / name).read_bytes() == (tmp_path / "again" / name).read_bytes()
+    assert (tmp_path / "capped" / "policy.f32").read_bytes() != (tmp_path / "plain" / "policy.f32").read_bytes()
+    with pytest.raises(PalaisError, match="this run was made with"):
+        RunFolder(tmp_path / "capped", TINY)
+
+
+@pytest.mark.parametrize("options, why", [
+    (GameOptions(iterations=12, fast_share=1.0, fast_iterations=2), "fast share"),
+    (GameOptions(iterations=12, fast_share=0.5, fast_iterations=12), "fast iterations: 12 is outside 1..11"),
+    (GameOptions(iterations=12, fast_share=0.5, fast_iterations=0), "fast iterations"),
+])
+def test_a_bad_playout_cap_is_refused(tmp_path, options, why):
+    with pytest.raises(PalaisError, match=why):
+        RunFolder(tmp_path / "run", options)
+    assert not (tmp_path / "run").exists()
+
+
+def test_palais_train_refuses_a_fast_share_without_fast_iterations(tmp_path):
+    result = CliRunner().invoke(palais, ["train", str(tmp_path / "run"), "--games", "1", "--fast-share", "0.5"])
+    assert result.exit_code != 0 and "fast iterations: 0 is outside 1..199" in result.output
+    assert not (tmp_path / "run").exists()

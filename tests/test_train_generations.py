@@ -167,7 +167,7 @@ def test_a_run_stopped_after_self_play_or_mid_gate_continues_to_the_unbroken_run
     ({"window": 0}, "window"), ({"stop_after": 0}, "stop after"),
     ({"sprt_elo0": 10.0, "sprt_elo1": 5.0}, "elo0"), ({"max_gate_games": 1}, "max gate games"),
     ({"players": 5}, "players"), ({"games": 0}, "games"), ({"hidden": (4,)}, "hidden"),
-    ({"head": "wide"}, "head"),
+    ({"head": "wide"}, "head"), ({"fast_share": 0.5, "fast_iterations": 6}, "fast iterations: 6 is outside 1..5"),
 ])
 def test_bad_generation_options_are_refused(tmp_path, change, why):
     with pytest.raises(PalaisError, match=why):
