@@ -329,7 +329,7 @@ def gate_result(games: list, options: GenerationOptions) -> dict:
     share = float(np.mean([g["returns"][g["a_seat"]] for g in games])) if games else 0.0
     return {"gate_games": len(games), "score": round(score, 4), "share": round(share, 4),
             "elo": round(elo_of(score), 1), "elo_low": None if low is None else round(low, 1),
-            "elo_high": None if high is None else round(high, 1), "sprt": decision, "llr": round(llr, 4)}
+            "elo_high": None if high is None else round(high, 1), "sprt": decision, "llr": round(float(llr), 4)}
 
 
 def read_gate(path: Path) -> list:

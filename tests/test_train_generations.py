@@ -65,6 +65,26 @@ def test_the_gate_decides_by_the_sprt_and_the_cap():
     assert three["sprt"] == "H1" and three["share"] == 1.0
 
 
+# A search clearly weaker than the default at any budget: no priors, the static evaluation,
+# rollouts that stall (RULES.md §7).
+WEAK = {"policy_weights": "uniform", "leaf_eval": "heuristic", "rollout_policy": "uniform"}
+LOCAL = {"backend": "local", "concurrency": 1, "ray_address": None}
+
+
+def test_a_real_gate_keeps_the_clearly_stronger_side_and_discards_the_weaker(tmp_path):
+    options = GenerationOptions(seed=4, players=2, max_gate_games=16, gate_iterations=10)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    stronger = generations.gate(tmp_path / "a", {}, WEAK, options, 1, LOCAL)
+    assert stronger["sprt"] == "H1" and stronger["score"] > 0.5
+    weaker = generations.gate(tmp_path / "b", WEAK, {}, options, 1, LOCAL)
+    assert weaker["sprt"] == "H0" and weaker["score"] < 0.5
+    lines = (tmp_path / "a" / "gate.jsonl").read_text().splitlines()
+    assert len(lines) == stronger["gate_games"] and len(lines) % 2 == 0       # whole deals
+    assert [json.loads(line)["a_seat"] for line in lines[:2]] == [0, 1]       # seats rotated
+    assert generations.gate(tmp_path / "a", {}, WEAK, options, 1, LOCAL) == stronger     # read, not replayed
+
+
 def fake_gate(winning: set):
     """A gate game (gate_job's task) the candidate of a generation in `winning` wins, and
     any other loses, without playing: to test what follows from the decisions."""
