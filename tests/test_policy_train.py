@@ -222,7 +222,7 @@ def test_a_game_line_with_a_bad_policy_row_count_is_refused(tmp_path, policy_row
 def test_recording_the_visits_does_not_change_the_games(tmp_path, monkeypatch):
     import search.train as train
     generate(RunFolder(tmp_path / "recorded", TINY), 2)
-    monkeypatch.setattr(train, "VisitRecorder", lambda inner, rows: inner)
+    monkeypatch.setattr(train, "CappedRecorder", lambda inner, rows, *playout_cap: inner)
     generate(RunFolder(tmp_path / "plain", TINY), 2)
     assert (tmp_path / "recorded" / "samples.f32").read_bytes() == (tmp_path / "plain" / "samples.f32").read_bytes()
     lines = [[{k: v for k, v in json.loads(line).items() if k != "policy_rows"}
