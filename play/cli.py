@@ -348,7 +348,7 @@ def _fit_policy(runs, options, folder):
     return path, arrays
 
 
-GENERATION_ONLY = ("window", "sprt_elo0", "sprt_elo1", "max_gate_games", "stop_after")
+GENERATION_ONLY = ("window", "sprt_elo0", "sprt_elo1", "max_gate_games", "min_gate_games", "stop_after")
 SINGLE_ONLY = ("other_runs", "eval_deals", "out_path", "policy_out")
 
 
@@ -452,6 +452,8 @@ def _print_generations(rows, plot_path):
               help="With --generations: the gate's SPRT H1; H1 keeps the candidate, H0 or the cap discards it.")
 @click.option("--max-gate-games", type=click.IntRange(2, 1_000_000), default=400, show_default=True,
               help="With --generations: the gate's cap (whole deals, each played once per seat).")
+@click.option("--min-gate-games", type=click.IntRange(0, 1_000_000), default=20, show_default=True,
+              help="With --generations: no SPRT decision before this many gate games.")
 @click.option("--stop-after", type=click.IntRange(1, 999), default=3, show_default=True,
               help="With --generations: stop after this many generations in a row without a kept candidate.")
 @click.option("--generations-report", is_flag=True,
@@ -461,7 +463,7 @@ def _print_generations(rows, plot_path):
 def train(ctx, run_folder, games, players, iterations, positions, seed, fast_share, fast_iterations, other_runs, epochs, hidden, head,
           learning_rate, weight_decay, eval_deals, eval_iterations, current, out_path, policy_hidden, policy_learning_rate,
           policy_target, policy_q_scale, policy_current, policy_out, plot_path, generations, window, sprt_elo0,
-          sprt_elo1, max_gate_games, stop_after, generations_report, concurrency, backend, ray_address):
+          sprt_elo1, max_gate_games, min_gate_games, stop_after, generations_report, concurrency, backend, ray_address):
     """Learn the search's value model and policy head from self-play (docs/train.md): play
     the run's games (resumable), fit both, play each against what it would replace, keep
     each that wins; or, with --generations N, do that generation after generation with the
@@ -490,7 +492,7 @@ def train(ctx, run_folder, games, players, iterations, positions, seed, fast_sha
                                       policy_learning_rate=policy_learning_rate, policy_target=policy_target,
                                       policy_q_scale=policy_q_scale, gate_iterations=eval_iterations,
                                       sprt_elo0=sprt_elo0, sprt_elo1=sprt_elo1, max_gate_games=max_gate_games,
-                                      stop_after=stop_after, current=current,
+                                      min_gate_games=min_gate_games, stop_after=stop_after, current=current,
                                       policy_current="" if policy_current is None else policy_current)
     except PalaisError as exc:
         raise click.ClickException(str(exc))

@@ -76,6 +76,7 @@ class GenerationOptions:
     sprt_elo0: float = 0.0
     sprt_elo1: float = 30.0
     max_gate_games: int = 400
+    min_gate_games: int = 20        # no SPRT decision before (its variance comes from the deals)
     stop_after: int = 3             # discards in a row that end the run
     current: str = ""               # generation 0's value: "" shipped, a file, or heuristic
     policy_current: str = ""        # generation 0's policy: "" shipped, a file, uniform or uct
@@ -94,6 +95,9 @@ class GenerationOptions:
         if self.max_gate_games < self.players:
             raise PalaisError(f"max gate games: {self.max_gate_games} is fewer than one deal "
                               f"played once per seat ({self.players} games)")
+        if not 0 <= self.min_gate_games <= self.max_gate_games:
+            raise PalaisError(f"min gate games: {self.min_gate_games} is outside 0..{self.max_gate_games} "
+                              f"(the max gate games)")
         if self.head not in ("scalar", "vector"):
             raise PalaisError(f"head: {self.head!r} is not scalar or vector")
         return self
@@ -317,10 +321,13 @@ def deal_scores(games: list, players: int) -> list:
 
 def gate_result(games: list, options: GenerationOptions) -> dict:
     """The gate's figures and SPRT decision from its games so far ("H1", "H0", "cap" when the
-    games reached max_gate_games undecided, None while it goes on)."""
+    games reached max_gate_games undecided, None while it goes on); no decision before
+    min_gate_games, as the SPRT's variance is estimated from the deals played."""
     sprt = SPRT(options.sprt_elo0, options.sprt_elo1)
     pairs = deal_scores(games, options.players)
     decision, llr = sprt.decision(pairs)
+    if len(games) < options.min_gate_games:
+        decision = None                 # too few deals to trust the variance the test estimates
     if decision is None and len(games) >= options.max_gate_games - options.max_gate_games % options.players:
         decision = "cap"
     per_game = [pairwise_score(g) for g in games]

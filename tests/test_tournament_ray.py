@@ -122,7 +122,7 @@ def test_training_in_generations_gives_the_same_generations_on_ray(tmp_path, loc
     from search.generations import GenerationOptions, run_generations
     options = GenerationOptions(seed=4, players=2, games=2, iterations=6, positions=2, hidden=(4, 4),
                                 epochs=1, policy_hidden=4, gate_iterations=6, max_gate_games=4,
-                                current="heuristic")
+                                min_gate_games=0, current="heuristic")
     here = run_generations(tmp_path / "here", options, 2, concurrency=2)
     on_ray = run_generations(tmp_path / "ray", options, 2, backend="ray", concurrency=2)
     def decided(rows):

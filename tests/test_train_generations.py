@@ -15,9 +15,11 @@ from search.generations import (GenerationOptions, deal_scores, gate_result, pai
 
 # Tiny budgets: two games of a few iterations per generation, a one-epoch fit, a gate of two deals.
 TINY = GenerationOptions(seed=4, players=2, games=2, iterations=6, positions=2, hidden=(4, 4), epochs=1,
-                         policy_hidden=4, gate_iterations=6, max_gate_games=4, current="heuristic")
+                         policy_hidden=4, gate_iterations=6, max_gate_games=4, min_gate_games=0,
+                         current="heuristic")
 TINY_ARGS = ["--seed", "4", "--games", "2", "--iterations", "6", "--positions", "2", "--hidden", "4,4",
              "--epochs", "1", "--policy-hidden", "4", "--eval-iterations", "6", "--max-gate-games", "4",
+             "--min-gate-games", "0",
              "--current", "heuristic"]
 
 
@@ -51,7 +53,7 @@ def outcomes(pairs, players=2):
 
 
 def test_the_gate_decides_by_the_sprt_and_the_cap():
-    options = GenerationOptions(max_gate_games=40)
+    options = GenerationOptions(max_gate_games=40, min_gate_games=0)
     won = gate_result(outcomes([2, 2]), options)
     assert won["sprt"] == "H1" and won["llr"] > 2.94 and won["score"] == 1.0
     lost = gate_result(outcomes([0, 0]), options)
@@ -61,8 +63,12 @@ def test_the_gate_decides_by_the_sprt_and_the_cap():
     assert even["elo"] == 0 and even["elo_low"] < 0 < even["elo_high"]
     capped = gate_result(outcomes([1, 2, 1, 0] * 5), options)
     assert capped["gate_games"] == 40 and capped["sprt"] == "cap"
-    three = gate_result(outcomes([3, 3], players=3), GenerationOptions(players=3, max_gate_games=30))
+    three = gate_result(outcomes([3, 3], players=3), GenerationOptions(players=3, max_gate_games=30,
+                                                                       min_gate_games=0))
     assert three["sprt"] == "H1" and three["share"] == 1.0
+    waiting = GenerationOptions(max_gate_games=40, min_gate_games=6)         # no decision before 6 games
+    assert gate_result(outcomes([2, 2]), waiting)["sprt"] is None
+    assert gate_result(outcomes([2, 2, 2]), waiting)["sprt"] == "H1"
 
 
 # A search clearly weaker than the default at any budget: no priors, the static evaluation,
@@ -72,7 +78,7 @@ LOCAL = {"backend": "local", "concurrency": 1, "ray_address": None}
 
 
 def test_a_real_gate_keeps_the_clearly_stronger_side_and_discards_the_weaker(tmp_path):
-    options = GenerationOptions(seed=4, players=2, max_gate_games=16, gate_iterations=10)
+    options = GenerationOptions(seed=4, players=2, max_gate_games=16, min_gate_games=0, gate_iterations=10)
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     stronger = generations.gate(tmp_path / "a", {}, WEAK, options, 1, LOCAL)
@@ -187,7 +193,7 @@ def test_a_run_stopped_after_self_play_or_mid_gate_continues_to_the_unbroken_run
     ({"window": 0}, "window"), ({"stop_after": 0}, "stop after"),
     ({"sprt_elo0": 10.0, "sprt_elo1": 5.0}, "elo0"), ({"max_gate_games": 1}, "max gate games"),
     ({"players": 5}, "players"), ({"games": 0}, "games"), ({"hidden": (4,)}, "hidden"),
-    ({"head": "wide"}, "head"), ({"fast_share": 0.5, "fast_iterations": 6}, "fast iterations: 6 is outside 1..5"),
+    ({"head": "wide"}, "head"), ({"min_gate_games": 5}, "min gate games: 5 is outside 0..4"), ({"fast_share": 0.5, "fast_iterations": 6}, "fast iterations: 6 is outside 1..5"),
 ])
 def test_bad_generation_options_are_refused(tmp_path, change, why):
     with pytest.raises(PalaisError, match=why):
@@ -206,6 +212,7 @@ def test_generations_beyond_the_limit_and_a_file_as_the_run_are_refused(tmp_path
 @pytest.mark.parametrize("extra, why", [
     (["--window", "2"], "--window needs --generations"),
     (["--stop-after", "2"], "--stop-after needs --generations"),
+    (["--min-gate-games", "2"], "--min-gate-games needs --generations"),
     (["--sprt-elo1", "10"], "--sprt-elo1 needs --generations"),
     (["--generations", "2", "--eval-deals", "3"], "--eval-deals is not taken with --generations"),
     (["--generations", "2", "--out", "x.npz"], "--out is not taken with --generations"),
