@@ -419,7 +419,7 @@ def _print_generations(rows, plot_path):
 @click.option("--eval-deals", type=click.IntRange(0, 100_000), default=20, show_default=True,
               help="Deals of the match against the current weights (each once per seat); 0: no match.")
 @click.option("--eval-iterations", type=click.IntRange(1, 1_000_000), default=400, show_default=True,
-              help="Iterations per search in that match.")
+              help="Iterations per search in that match (with --generations: in the gate).")
 @click.option("--current", default="", metavar="FILE|heuristic",
               help="The weights to beat (default: the shipped ones); heuristic: the static evaluation.")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False),
