@@ -41,8 +41,8 @@ from jobs.backends import open_backend
 
 from .policy_fit import PolicyFitOptions, fit_policy, unpack
 from .stats import SPRT, elo_interval, elo_of
-from .train import (SCALAR, FitOptions, GameOptions, Head, RunFolder, append_json_line, fit, generate, match_game,
-                    policy_opponent, policy_training_rows, training_rows, vector_training_rows,
+from .train import (SCALAR, FitOptions, GameOptions, Head, RunFolder, append_json_line, fit, generate, keep_options,
+                    match_game, policy_opponent, policy_training_rows, training_rows, vector_training_rows,
                     write_fit, write_policy_fit)
 from .weights_file import digest_of
 
@@ -142,19 +142,7 @@ class Best:
 
 
 def check_options_file(run: Path, options: GenerationOptions) -> None:
-    path = run / OPTIONS_FILE
-    wanted = options.to_json()
-    if path.exists():
-        try:
-            found = json.loads(path.read_text())
-        except (OSError, ValueError) as exc:
-            raise PalaisError(f"{path}: unreadable ({exc})") from None
-        if found != wanted:
-            changed = ", ".join(f"{k} {found.get(k)!r} (now {v!r})" for k, v in wanted.items() if found.get(k) != v)
-            raise PalaisError(f"{run}: these generations were made with other options: {changed}; "
-                              f"continue with the same options or use another folder")
-    else:
-        write_text_atomic(path, json.dumps(wanted) + "\n")
+    keep_options(run / OPTIONS_FILE, options.to_json(), "these generations were")
 
 
 def read_row(folder: Path) -> dict | None:

@@ -105,6 +105,21 @@ class GameOptions:
 OPTIONAL_GAME_OPTIONS = ("search", "fast_share", "fast_iterations")
 
 
+def keep_options(path: Path, wanted: dict, what: str) -> None:
+    """A run folder's options file: written with `wanted` the first time; later, a PalaisError
+    naming each option that differs (`what`: "this run was", "these generations were")."""
+    if not path.exists():
+        write_text_atomic(path, json.dumps(wanted) + "\n")
+        return
+    try:
+        found = json.loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        raise PalaisError(f"{path}: unreadable ({exc})") from None
+    if found != wanted:
+        changed = ", ".join(f"{k} {found.get(k)!r} (now {v!r})" for k, v in wanted.items() if found.get(k) != v)
+        raise PalaisError(f"{path.parent}: {what} made with other options: {changed or found}; "
+                          f"continue with the same options or use another folder")
+
 class RunFolder:
     """A run's folder: its options, its games so far, and appending one more."""
 
@@ -136,18 +151,7 @@ class RunFolder:
         return cls(folder, options, mend_torn=False)     # another run's file: read, not mended
 
     def _check_options(self):
-        path = self.folder / "run.json"
-        wanted = self.options.to_json()
-        if path.exists():
-            try:
-                found = json.loads(path.read_text())
-            except (OSError, ValueError) as exc:
-                raise PalaisError(f"{path}: unreadable ({exc})") from None
-            if found != wanted:
-                raise PalaisError(f"{self.folder}: this run was made with {found}; "
-                                  f"continue it with the same options or use another folder")
-        else:
-            write_text_atomic(path, json.dumps(wanted) + "\n")
+        keep_options(self.folder / "run.json", self.options.to_json(), "this run was")
 
     def _read_index(self, mend_torn: bool) -> list:
         """The game lines; a last line a kill cut short is dropped (its rows are then cut by
