@@ -120,6 +120,7 @@ def keep_options(path: Path, wanted: dict, what: str) -> None:
         raise PalaisError(f"{path.parent}: {what} made with other options: {changed or found}; "
                           f"continue with the same options or use another folder")
 
+
 class RunFolder:
     """A run's folder: its options, its games so far, and appending one more."""
 
