@@ -709,7 +709,9 @@ def test_a_pri_engine_process_plays_a_turn_and_is_ended_with_its_game(tmp_path, 
     cmd = (engine,) if engine != sys.executable else (sys.executable, "-m", "protocol.cli")
     specs = (EngineSpec("pri", cmd), EngineSpec("deaf", tuple(deaf_engine_cmd(pid_file))))
     with client_for(engines=specs) as c:
-        start = new_game(c, [{"kind": "engine", "name": "pri"}, {"kind": "human"}])
+        # The engine thinks a whole second, so the watcher is there for its progress lines (at
+        # 50 ms a loaded machine could finish the turn before the socket opened: no info seen).
+        start = new_game(c, [{"kind": "engine", "name": "pri"}, {"kind": "human"}], budget_ms=1000)
         game = start["game"]
         with watch(c, game, 2) as ws:
             infos = []
