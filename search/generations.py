@@ -42,8 +42,8 @@ from jobs.backends import open_backend
 from .policy_fit import PolicyFitOptions, fit_policy, unpack
 from .stats import SPRT, elo_interval, elo_of
 from .train import (SCALAR, FitOptions, GameOptions, Head, RunFolder, append_json_line, fit, generate, keep_options,
-                    match_game, policy_opponent, policy_training_rows, training_rows, vector_training_rows,
-                    write_fit, write_policy_fit)
+                    match_game, policy_opponent, policy_training_rows, training_rows, value_params,
+                    vector_training_rows, write_fit, write_policy_fit)
 from .weights_file import digest_of
 
 MAX_GENERATIONS = 999
@@ -122,12 +122,6 @@ def generation_seed(seed: int, generation: int) -> int:
 
 def folder_of(run, generation: int) -> Path:
     return Path(run) / f"gen-{generation:03d}"
-
-
-def value_params(value: str) -> dict:
-    """The search's parameters for a value: "heuristic" the static evaluation at the cutoff,
-    else value_weights (a file; "" the shipped one)."""
-    return {"leaf_eval": "heuristic"} if value == "heuristic" else {"value_weights": value}
 
 
 @dataclass(frozen=True)

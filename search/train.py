@@ -40,7 +40,7 @@ from engine.features import FEATURE_SIZE, observation
 from jobs.backends import open_backend
 
 from .adam import Adam, check_settings
-from .params import PRESETS, SearchLimits, SearchParams
+from .params import PRESETS, UNIFORM_PRIORS, SearchLimits, SearchParams
 from .factory import make_player
 from .selfplay import play_game
 from .stats import elo_of, wilson
@@ -540,18 +540,33 @@ def match(new_weights: str, current: str, deals: int, players: int, iterations: 
     the static evaluation at the same cutoff) in the others, each deal once per seat; the
     games run `concurrency` at once on `backend`, as generate's do."""
     learned = PRESETS["learned"]
-    new = {**learned, "value_weights": str(new_weights)}
-    old = {**learned, "leaf_eval": "heuristic"} if current == "heuristic" else {**learned, "value_weights": str(current)}
+    new = {**learned, "value_weights": job_file(new_weights)}
+    old = {**learned, **value_params(str(current))}
     return play_match(new, old, deals, players, iterations, seed, progress, backend, concurrency, ray_address)
+
+
+def job_file(name, *names: str) -> str:
+    """A weights file as a game's params name it for a backend's job: by absolute path, so
+    that a worker whose working directory is not this process's (a Ray worker, on this
+    machine or another) opens the same file. "" (the shipped weights) and the `names` that
+    are no file are kept as they are."""
+    name = str(name)
+    return name if name in ("", *names) else os.path.abspath(name)
+
+
+def value_params(value: str) -> dict:
+    """The search's parameters for a value: "heuristic" the static evaluation at the cutoff,
+    else value_weights (a file, by job_file; "" the shipped one)."""
+    return {"leaf_eval": "heuristic"} if value == "heuristic" else {"value_weights": job_file(value)}
 
 
 def policy_opponent(current: str) -> dict:
     """The search the policy candidate must beat: "uniform" the same PUCT search with 1/n
     priors, "uct" the same search with UCB1 selection (no priors), or PUCT with the weights
-    file `current` ("" = the shipped one)."""
+    file `current` ("" = the shipped one; by job_file)."""
     if current == "uct":
         return {"selection": "uct"}
-    return {"selection": "puct", "policy_weights": current}
+    return {"selection": "puct", "policy_weights": job_file(current, UNIFORM_PRIORS)}
 
 
 def policy_match(candidate: str, current: str, deals: int, players: int, iterations: int,
@@ -560,7 +575,7 @@ def policy_match(candidate: str, current: str, deals: int, players: int, iterati
     """The default search with PUCT on the candidate policy (selection=puct,
     policy_weights=candidate) in one seat against policy_opponent(current) in the others,
     each deal once per seat, as the value's match."""
-    new = {"selection": "puct", "policy_weights": str(candidate)}
+    new = {"selection": "puct", "policy_weights": job_file(candidate)}
     return play_match(new, policy_opponent(current), deals, players, iterations, seed, progress,
                       backend, concurrency, ray_address)
 

@@ -187,11 +187,12 @@ def test_palais_train_fits_the_policy_and_gates_it_with_a_puct_match(tmp_path):
 def test_the_policy_match_plays_puct_on_the_candidate_against_the_search_without_it(tmp_path, monkeypatch):
     import search.train as train
     seen = []
+    monkeypatch.chdir(tmp_path)             # the files by absolute path (train.job_file)
     monkeypatch.setattr(train, "play_match", lambda new, old, *rest, **kw: seen.append((new, old)))
     for current, old in [("uniform", {"selection": "puct", "policy_weights": "uniform"}), ("uct", {"selection": "uct"}),
-                         ("p.npz", {"selection": "puct", "policy_weights": "p.npz"})]:
+                         ("p.npz", {"selection": "puct", "policy_weights": str(tmp_path / "p.npz")})]:
         train.policy_match("cand.npz", current, 1, 2, 10, 1)
-        assert seen[-1] == ({"selection": "puct", "policy_weights": "cand.npz"}, old)
+        assert seen[-1] == ({"selection": "puct", "policy_weights": str(tmp_path / "cand.npz")}, old)
 
 
 @pytest.mark.parametrize("extra, why", [
@@ -259,11 +260,34 @@ def test_bad_policy_targets_are_refused(options, why):
         options.check()
 
 
-def test_the_policy_matchs_opponents_are_the_searches_their_names_say():
+def test_the_policy_matchs_opponents_are_the_searches_their_names_say(tmp_path, monkeypatch):
     # `uct` must name UCB1 even now that PUCT is the default selection.
     from search.params import SearchParams
     from search.train import policy_opponent
+    monkeypatch.chdir(tmp_path)
     assert SearchParams(**policy_opponent("uct")).selection == "uct"
     uniform = SearchParams(**policy_opponent("uniform"))
     assert (uniform.selection, uniform.policy_weights) == ("puct", "uniform")
-    assert SearchParams(**policy_opponent("x.npz")).policy_weights == "x.npz"
+    assert SearchParams(**policy_opponent("x.npz")).policy_weights == str(tmp_path / "x.npz")
+
+
+def test_a_job_names_its_weights_files_by_absolute_path(tmp_path, monkeypatch):
+    """A game's params name files so that a worker in another working directory (a Ray worker
+    on another machine) opens the same ones: the gate's best, the match's candidate and
+    current, whatever the user typed (tests/test_tournament_ray.py runs it on two nodes)."""
+    from search import train
+    from search.generations import Best
+    from search.train import job_file, value_params
+    monkeypatch.chdir(tmp_path)
+    assert job_file("run/gen-001/candidate.npz") == str(tmp_path / "run" / "gen-001" / "candidate.npz")
+    assert job_file(tmp_path / "w.npz") == str(tmp_path / "w.npz")       # absolute: as it is
+    assert job_file("") == ""                 # the shipped weights
+    assert value_params("heuristic") == {"leaf_eval": "heuristic"}
+    assert value_params("w.npz") == {"value_weights": str(tmp_path / "w.npz")}
+    assert Best("v.npz", "p.npz", 1).params() == {"value_weights": str(tmp_path / "v.npz"), "selection": "puct",
+                                                  "policy_weights": str(tmp_path / "p.npz")}
+    assert Best("", "uniform").params() == {"value_weights": "", "selection": "puct", "policy_weights": "uniform"}
+    monkeypatch.setattr(train, "play_match", lambda new, old, *_, **__: (new, old))
+    new, old = train.match("run/candidate.npz", "w.npz", 1, 2, 10, 1)
+    assert (new["value_weights"], old["value_weights"]) == (str(tmp_path / "run" / "candidate.npz"),
+                                                            str(tmp_path / "w.npz"))
