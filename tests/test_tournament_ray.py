@@ -115,24 +115,123 @@ def test_palais_train_plays_the_same_games_as_ray_tasks(tmp_path, local_ray):
         assert score and score[0] in on_ray.output
 
 
+def tiny_generations(**changes):
+    """Options of two tiny generations (seconds each), as `palais train --generations` takes them."""
+    from search.generations import GenerationOptions
+    return GenerationOptions(**{**dict(seed=4, players=2, games=2, iterations=6, positions=2, hidden=(4, 4),
+                                       epochs=1, policy_hidden=4, gate_iterations=6, max_gate_games=4,
+                                       min_gate_games=0, current="heuristic"), **changes})
+
+
+GENERATION_FILES = ("games.jsonl", "samples.f32", "policy.f32", "candidate.npz", "policy-candidate.npz",
+                    "gate.jsonl")
+
+
+def decided(rows):
+    """generations.jsonl's rows without the one column that differs between two runs (CPU seconds)."""
+    return [{k: v for k, v in row.items() if k != "cpu_seconds"} for row in rows]
+
+
+def assert_same_generations(rows, folder, expected_rows, expected_folder):
+    """Two runs of the same generations made the same games, candidates, gate games and decisions."""
+    assert decided(rows) == decided(expected_rows)
+    assert decided(json.loads(line) for line in (folder / "generations.jsonl").read_text().splitlines()) \
+        == decided(expected_rows)
+    for row in expected_rows:
+        generation = f"gen-{row['generation']:03d}"
+        for name in GENERATION_FILES:
+            assert (folder / generation / name).read_bytes() == (expected_folder / generation / name).read_bytes()
+
 
 def test_training_in_generations_gives_the_same_generations_on_ray(tmp_path, local_ray):
     """`palais train --generations --backend ray`: the same self-play, candidates, gate games
     and decisions as local processes (search/generations.py)."""
-    from search.generations import GenerationOptions, run_generations
-    options = GenerationOptions(seed=4, players=2, games=2, iterations=6, positions=2, hidden=(4, 4),
-                                epochs=1, policy_hidden=4, gate_iterations=6, max_gate_games=4,
-                                min_gate_games=0, current="heuristic")
+    from search.generations import run_generations
+    options = tiny_generations()
     here = run_generations(tmp_path / "here", options, 2, concurrency=2)
     on_ray = run_generations(tmp_path / "ray", options, 2, backend="ray", concurrency=2)
-    def decided(rows):
-        return [{k: v for k, v in row.items() if k != "cpu_seconds"} for row in rows]
-    assert len(here) == 2 and decided(on_ray) == decided(here)
-    for generation in ("gen-001", "gen-002"):
-        for name in ("games.jsonl", "samples.f32", "policy.f32", "candidate.npz", "policy-candidate.npz",
-                     "gate.jsonl"):
-            assert ((tmp_path / "ray" / generation / name).read_bytes()
-                    == (tmp_path / "here" / generation / name).read_bytes())
+    assert len(here) == 2
+    assert_same_generations(on_ray, tmp_path / "ray", here, tmp_path / "here")
+
+
+@pytest.fixture
+def two_node_cluster(tmp_path):
+    """A Ray cluster of two nodes on this machine, made as `ray start --head` on one machine and
+    `ray start --address HEAD:6379` on another make one (docs/train.md, On Ray): a head with no
+    CPU, so that no task can run there, and a worker node with two, started from a working
+    directory of its own (the other machine's), as the test's driver runs from another.
+    Token authentication where Ray has it, every port on 127.0.0.1 (ENABLE_RAY_CLUSTER off:
+    Ray keeps the loopback address instead of turning it into the machine's), the session
+    files and the "latest cluster" address file in a private folder (RAY_TMPDIR). Every process
+    of both nodes is stopped at the end, however the test ends; the driver is left in the
+    driver's folder (tmp_path / "driver")."""
+    import os
+    import shutil
+    from types import SimpleNamespace
+    from ray.cluster_utils import Cluster
+    from jobs import backends
+    (tmp_path / "driver").mkdir()
+    (tmp_path / "worker-machine").mkdir()
+    folder = backends._private_folder()       # short: Ray's Unix socket paths must fit 107 bytes
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("RAY_TMPDIR", folder)
+        patch.setattr(ray._private.ray_constants, "ENABLE_RAY_CLUSTER", False)
+        if backends._version(ray.__version__) >= backends.TOKEN_AUTH_SINCE:
+            patch.setenv("RAY_AUTH_MODE", "token")
+            backends._reread_ray_config(ray)
+            backends._private_token_file()    # in the module's HOME; both nodes and the driver read it
+        cluster = Cluster(shutdown_at_exit=True)  # (and at exit, should the test process end first)
+        try:
+            head = cluster.add_node(num_cpus=0, include_dashboard=False, temp_dir=os.path.join(folder, "ray"))
+            patch.chdir(tmp_path / "worker-machine")
+            worker = cluster.add_node(num_cpus=2)
+            patch.chdir(tmp_path / "driver")
+            cluster.wait_for_nodes()
+            yield SimpleNamespace(address=cluster.address, head=head.node_id, worker=worker.node_id,
+                                  worker_folder=str(tmp_path / "worker-machine"))
+        finally:
+            if ray.is_initialized():
+                ray.shutdown()
+            cluster.shutdown()                # kills each node's processes and waits for them
+            shutil.rmtree(folder, ignore_errors=True)
+    backends._reread_ray_config(ray)          # RAY_AUTH_MODE as it was
+
+
+def test_training_in_generations_on_a_cluster_of_two_nodes_gives_the_same_generations(two_node_cluster):
+    """`palais train --generations --backend ray --ray-address HEAD:PORT` on a head and a worker
+    node: every game runs in the worker node's processes, from another working directory, and
+    the files and decisions are those of local processes. The run folders and the
+    `--current` weights are named by relative paths, as a user types them: a job must name
+    its files so that a worker elsewhere finds them."""
+    import shutil
+    from pathlib import Path
+    from search.generations import run_generations
+    from search.params import shipped_value_path
+    cluster = two_node_cluster
+    shutil.copy(shipped_value_path(2), "current.npz")
+    options = tiny_generations(current="current.npz")
+    here = run_generations("here", options, 2, concurrency=2)
+
+    nodes_seen = []
+    def look_at_the_cluster():
+        nodes_seen.append(sorted((n["NodeID"], n["Resources"].get("CPU", 0.0))
+                                 for n in ray.nodes() if n["Alive"]))
+    on_cluster = run_generations("cluster", options, 2, backend="ray", concurrency=2,
+                                 ray_address=cluster.address, on_game=look_at_the_cluster)
+    assert len(here) == 2
+    assert_same_generations(on_cluster, Path("cluster"), here, Path("here"))
+    # Two nodes alive at every game, and CPUs only on the worker node: every game ran there.
+    two_nodes = sorted([(cluster.head, 0.0), (cluster.worker, 2.0)])
+    assert len(nodes_seen) == sum(row["games"] + row["gate_games"] for row in here)
+    assert all(seen == two_nodes for seen in nodes_seen), nodes_seen
+    assert not ray.is_initialized()           # the run joined the cluster and left it
+    # A task sent there runs on the worker node, from the worker machine's folder.
+    ray.init(address=cluster.address, log_to_driver=False)
+    def where():
+        import os
+        return ray.get_runtime_context().get_node_id(), os.getcwd()
+    assert ray.get(ray.remote(where).remote()) == (cluster.worker, cluster.worker_folder)
+
 
 # What a local instance started for a run exposes (jobs/backends.py, docs/tournament.md).
 # Run in a child process of its own: a fresh Ray, a HOME of its own for the token file.
