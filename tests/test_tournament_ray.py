@@ -154,6 +154,34 @@ def test_training_in_generations_gives_the_same_generations_on_ray(tmp_path, loc
     assert_same_generations(on_ray, tmp_path / "ray", here, tmp_path / "here")
 
 
+def processes_holding(folder: str) -> dict:
+    """The processes (pid: command) with a file open under `folder`, this one aside (Linux'
+    /proc; none where there is none): a Ray node's processes keep their logs open."""
+    import os
+    found = {}
+    for pid in filter(str.isdigit, os.listdir("/proc") if os.path.isdir("/proc") else ()):
+        try:
+            if int(pid) != os.getpid() and any(os.readlink(f"/proc/{pid}/fd/{fd}").startswith(folder + os.sep)
+                                               for fd in os.listdir(f"/proc/{pid}/fd")):
+                with open(f"/proc/{pid}/cmdline", "rb") as f:
+                    found[int(pid)] = f.read().replace(b"\0", b" ").decode(errors="replace")[:80]
+        except OSError:
+            pass                          # ended meanwhile, or not ours to read
+    return found
+
+
+def gone(folder: str, timeout: float = 60.0) -> dict:
+    """Wait until no process holds a file under `folder` (the processes a node's raylet
+    started end after it), then remove it; the processes still there at the timeout."""
+    import shutil
+    import time
+    deadline = time.monotonic() + timeout
+    while (left := processes_holding(folder)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    shutil.rmtree(folder, ignore_errors=True)
+    return left
+
+
 @pytest.fixture
 def two_node_cluster(tmp_path):
     """A Ray cluster of two nodes on this machine, made as `ray start --head` on one machine and
@@ -163,10 +191,9 @@ def two_node_cluster(tmp_path):
     Token authentication where Ray has it, every port on 127.0.0.1 (ENABLE_RAY_CLUSTER off:
     Ray keeps the loopback address instead of turning it into the machine's), the session
     files and the "latest cluster" address file in a private folder (RAY_TMPDIR). Every process
-    of both nodes is stopped at the end, however the test ends; the driver is left in the
-    driver's folder (tmp_path / "driver")."""
+    of both nodes is stopped at the end, however the test ends, and checked gone; the driver
+    is left in the driver's folder (tmp_path / "driver")."""
     import os
-    import shutil
     from types import SimpleNamespace
     from ray.cluster_utils import Cluster
     from jobs import backends
@@ -192,9 +219,10 @@ def two_node_cluster(tmp_path):
         finally:
             if ray.is_initialized():
                 ray.shutdown()
-            cluster.shutdown()                # kills each node's processes and waits for them
-            shutil.rmtree(folder, ignore_errors=True)
+            cluster.shutdown()                # kills the processes each node started, and waits
+            left = gone(folder)               # and those they started (workers, agents)
     backends._reread_ray_config(ray)          # RAY_AUTH_MODE as it was
+    assert not left and not os.path.exists(folder), left
 
 
 def test_training_in_generations_on_a_cluster_of_two_nodes_gives_the_same_generations(two_node_cluster):
