@@ -398,7 +398,7 @@ def row_line(row: dict) -> str:
 
 
 TABLE_HEADER = ("gen", "games", "value", "policy", "best", "gate", "score", "Elo [95%]", "SPRT", "LLR",
-                "kept", "CPU s")
+                "kept", "chained Elo", "CPU s")
 
 
 def table_lines(rows: list) -> list:
@@ -406,14 +406,27 @@ def table_lines(rows: list) -> list:
     cells = [TABLE_HEADER] + [
         (str(r["generation"]), str(r["games"]), r["value"], r["policy"], str(r["best"]), str(r["gate_games"]),
          f"{r['score']:.3f}", _elo(r), str(r["sprt"]), f"{r['llr']:+.2f}", "yes" if r["kept"] else "no",
-         f"{r['cpu_seconds']:.1f}") for r in rows]
+         _signed(chain), f"{r['cpu_seconds']:.1f}") for r, chain in zip(rows, chained_elo(rows))]
     widths = [max(len(line[i]) for line in cells) for i in range(len(TABLE_HEADER))]
     return ["  ".join(c.ljust(w) for c, w in zip(line, widths)).rstrip() for line in cells]
 
 
+def chained_elo(rows: list) -> list:
+    """The best's Elo over generation 0 after each generation: the kept gates' Elo added up
+    (each gate measures the candidate against the best it replaces, so the sum chains them;
+    a chain of gates at one budget, not a rating measured against generation 0 itself)."""
+    total, chain = 0.0, []
+    for row in rows:
+        total += row["elo"] if row["kept"] else 0.0
+        chain.append(round(total, 1))
+    return chain
+
+
 def plot_generations(rows: list, path: str) -> None:
-    """A PNG of each generation's gate Elo with its 95% interval, kept ones filled (needs matplotlib)."""
+    """A PNG of each generation's gate Elo with its 95% interval, kept ones filled, and the
+    best's chained Elo over generation 0 (needs matplotlib)."""
     plt = pyplot()
+    from matplotlib.ticker import MaxNLocator
     fig, ax = plt.subplots(figsize=(7, 4))
     for kept, marker in ((True, "o"), (False, "x")):
         chosen = [r for r in rows if r["kept"] == kept]
@@ -422,11 +435,14 @@ def plot_generations(rows: list, path: str) -> None:
         low = [r["elo"] - (r["elo_low"] if r["elo_low"] is not None else r["elo"]) for r in chosen]
         high = [(r["elo_high"] if r["elo_high"] is not None else r["elo"]) - r["elo"] for r in chosen]
         ax.errorbar([r["generation"] for r in chosen], [r["elo"] for r in chosen], yerr=[low, high],
-                    fmt=marker, capsize=3, label="kept" if kept else "discarded")
+                    fmt=marker, capsize=3, label="gate: kept" if kept else "gate: discarded")
+    ax.plot([0] + [r["generation"] for r in rows], [0.0] + chained_elo(rows), "-s", color="grey",
+            markersize=4, label="the best over generation 0 (kept gates added up)")
     ax.axhline(0, color="grey", linestyle=":")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("generation")
-    ax.set_ylabel("Elo against the best (95% interval)")
-    ax.set_title("training in generations: each candidate's gate")
+    ax.set_ylabel("Elo (95% interval)")
+    ax.set_title("training in generations: each candidate's gate against the best")
     ax.legend()
     fig.tight_layout()
     save_figure(fig, path, dpi=100)

@@ -246,6 +246,17 @@ def test_palais_train_generations_end_to_end(tmp_path):
     assert changed.exit_code != 0 and "current 'heuristic' (now '')" in changed.output
 
 
+def test_the_chained_elo_adds_up_the_kept_gates_only():
+    rows = [{"elo": 40.0, "kept": True}, {"elo": -10.0, "kept": False}, {"elo": 25.4, "kept": True},
+            {"elo": 90.0, "kept": False}]
+    assert generations.chained_elo(rows) == [40.0, 40.0, 65.4, 65.4]
+    lines = table_lines([{**row, "generation": g + 1, "games": 2, "value": "a" * 12, "policy": "b" * 12,
+                          "best": 0, "gate_games": 4, "score": 0.5, "elo_low": None, "elo_high": None,
+                          "sprt": "cap", "llr": 0.0, "cpu_seconds": 1.0} for g, row in enumerate(rows)])
+    assert "chained Elo" in lines[0]
+    assert [line.split()[-2] for line in lines[1:]] == ["+40", "+40", "+65", "+65"]
+
+
 def test_the_generations_chart(tmp_path):
     rows = [{"generation": 1, "elo": 40.0, "elo_low": 5.0, "elo_high": 80.0, "kept": True},
             {"generation": 2, "elo": -10.0, "elo_low": None, "elo_high": None, "kept": False}]
