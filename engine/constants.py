@@ -50,6 +50,7 @@ BORDER = tuple(sq for sq in range(N_SQUARES) if sq // 6 in (0, 5) or sq % 6 in (
 
 MAX_PLAYERS = 4
 MIN_PLAYERS = 2
+PLAYER_COUNTS = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))     # (2, 3, 4)
 SERVANTS_PER_COLOUR = 25
 SERVANTS_TO_PLAY_AREA = 18
 SETUP_STAIRS = 3

@@ -29,7 +29,7 @@ from search.factory import make_player
 from search.timeman import clock_time_ms
 from search.turns import play_turn
 from search.kernel import kernel_name
-from search.priors import load_priors
+from search.priors import load_priors, priors_identity
 from search.value import load_value_model, value_identity
 
 from .commands import RENAMED_OPTIONS, Go
@@ -266,6 +266,13 @@ class EngineFacade:
         if self.search_value("leaf_eval") not in USES_VALUE:
             return None
         return value_identity(self.search_value("value_weights"))
+
+    def policy_digest(self) -> str | None:
+        """The priors' identity while the selection uses them (puct, gumbel), else None: "uniform",
+        a file's short sha256, or for the shipped weights one per player count (priors_identity)."""
+        if self.search_value("selection") not in USES_PRIORS:
+            return None
+        return priors_identity(self.search_value("policy_weights"))
 
     def new_game(self) -> None:
         self.ensure_idle("start a new game")

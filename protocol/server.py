@@ -80,8 +80,9 @@ class Server:
 
     # ------------------------------------------------------------------ handlers
     def on_pri(self, _):
-        digest = self.engine.value_digest()
-        self.send(f"id name {ENGINE_NAME}" + (f" value {digest}" if digest else ""))
+        digest, priors = self.engine.value_digest(), self.engine.policy_digest()
+        self.send(f"id name {ENGINE_NAME}" + (f" value {digest}" if digest else "")
+                  + (f" policy {priors}" if priors else ""))
         self.send(f"id author {ENGINE_AUTHOR}")
         self.send(f"info string value kernel {self.engine.value_kernel()}")
         for note in RENAMED_NOTES:

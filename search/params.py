@@ -28,19 +28,29 @@ USES_PRIORS = ("puct", "gumbel")
 LEAF_EVALS = ("auto", "heuristic", "value")
 STATIC_EVALS = ("playout", "v26")         # search/_policy.pyx STATIC_EVALS, the same order
 # The shipped value weights (search/data/, docs/train.md): value_weights "" means the file for
-# the game's player count. value.npz (6f474a8b4123) for 2 and 3 players; value-4p.npz
-# (439423d8cf61), fitted on self-play of the PUCT engine, for 4: there it leaves a fifth of the
-# gold unspent and takes more first places, but it lost at 2 and 3 players (docs/train.md).
-# They are the weights trained as dffe97287658 and c299897c53b8 with their subnormal values
-# written as zero (docs/search.md, "Subnormals").
+# the game's player count. value-2p.npz (5c15de319da1) and value-3p.npz (21447af66f49) are the
+# best of training in generations at 2 and 3 players; value-4p.npz (439423d8cf61), fitted on
+# self-play of the PUCT engine, is 4 players' (docs/train.md). value.npz (6f474a8b4123), the
+# 2- and 3-player file before, stays for the presets v26 .. v28. Every file is free of
+# subnormal values (docs/search.md, "Subnormals").
 SHIPPED_DATA = Path(__file__).resolve().parent / "data"
 SHIPPED_VALUE = SHIPPED_DATA / "value.npz"
-SHIPPED_VALUE_BY_PLAYERS = {4: SHIPPED_DATA / "value-4p.npz"}
+SHIPPED_VALUE_BY_PLAYERS = {2: SHIPPED_DATA / "value-2p.npz", 3: SHIPPED_DATA / "value-3p.npz",
+                            4: SHIPPED_DATA / "value-4p.npz"}
+# The shipped policy head (docs/train.md, "The shipped policy"): policy_weights "" means the
+# file for the game's player count, policy.npz where none of its own is shipped.
+SHIPPED_POLICY = SHIPPED_DATA / "policy.npz"
+SHIPPED_POLICY_BY_PLAYERS = {2: SHIPPED_DATA / "policy-2p.npz", 3: SHIPPED_DATA / "policy-3p.npz"}
 
 
 def shipped_value_path(n_players: int | None = None) -> Path:
     """The shipped value weights of an `n_players` game (None: the 2- and 3-player file)."""
     return SHIPPED_VALUE_BY_PLAYERS.get(n_players, SHIPPED_VALUE)
+
+
+def shipped_policy_path(n_players: int | None = None) -> Path:
+    """The shipped policy weights of an `n_players` game (None: policy.npz)."""
+    return SHIPPED_POLICY_BY_PLAYERS.get(n_players, SHIPPED_POLICY)
 
 
 # leaf_eval=auto: the player counts at which the shipped value model was measured to beat
@@ -210,7 +220,8 @@ class SearchParams:
         becomes value where the shipped model was measured to win (AUTO_VALUE_PLAYERS), heuristic
         elsewhere; the value cuts rollouts after value_turns turns (0: value_rollout_turns, two
         rounds) unless rollout_turns sets a cutoff (a rollout to the end would never ask it);
-        value_weights "" becomes the shipped file of that player count (shipped_value_path)."""
+        value_weights "" becomes the shipped file of that player count (shipped_value_path), and
+        so does policy_weights "" under selection that uses priors (shipped_policy_path)."""
         leaf = self.leaf_eval
         if leaf == "auto":
             leaf = "value" if n_players in AUTO_VALUE_PLAYERS else "heuristic"
@@ -220,9 +231,13 @@ class SearchParams:
         weights = self.value_weights
         if leaf == "value" and not weights and n_players in SHIPPED_VALUE_BY_PLAYERS:
             weights = str(shipped_value_path(n_players))
-        if (leaf, turns, weights) == (self.leaf_eval, self.rollout_turns, self.value_weights):
+        priors = self.policy_weights
+        if self.selection in USES_PRIORS and not priors and n_players in SHIPPED_POLICY_BY_PLAYERS:
+            priors = str(shipped_policy_path(n_players))
+        if ((leaf, turns, weights, priors)
+                == (self.leaf_eval, self.rollout_turns, self.value_weights, self.policy_weights)):
             return self
-        return replace(self, leaf_eval=leaf, rollout_turns=turns, value_weights=weights)
+        return replace(self, leaf_eval=leaf, rollout_turns=turns, value_weights=weights, policy_weights=priors)
 
     @classmethod
     def preset(cls, name: str, **changes) -> "SearchParams":
@@ -254,7 +269,7 @@ PRESETS = {
     "v26": {"hash_mb": 64, "decision_share": 0.0, "static_eval": "v26", "selection": "uct",
             "value_weights": str(SHIPPED_VALUE)},
     "v27": {"static_eval": "v26", "selection": "uct", "value_weights": str(SHIPPED_VALUE)},
-    "v28": {"value_weights": str(SHIPPED_VALUE)},
+    "v28": {"value_weights": str(SHIPPED_VALUE), "policy_weights": str(SHIPPED_POLICY)},
 }
 
 

@@ -27,10 +27,10 @@ from engine.features import FEATURE_SIZE
 
 from ._prior import ACTION_ENTRIES, N_ACTION_FEATURES, PolicyModel, follow_value_kernel, training_inputs
 from .kernel import kernel_name
+from .params import shipped_policy_path
 from .weights_file import (check_names_and_types, check_shapes_and_values, digest_of, load_once,
                            npz_arrays, npz_bytes)
 
-SHIPPED_POLICY = Path(__file__).resolve().parent / "data" / "policy.npz"
 MAX_HIDDEN = 256                       # search/_value.pxd's MAX_HIDDEN
 MAX_WEIGHTS_BYTES = 2 * 1024 * 1024
 MAX_UNPACKED_BYTES = 4 * 1024 * 1024
@@ -39,9 +39,10 @@ ARRAY_NAMES = ("w1", "b1", "u", "c")
 _loaded: dict = {}                     # (path, inode, size, mtime_ns) -> PolicyModel
 
 
-def policy_path(policy_weights: str) -> Path:
-    """The file the policy_weights knob names ("" = the shipped weights)."""
-    return Path(policy_weights) if policy_weights else SHIPPED_POLICY
+def policy_path(policy_weights: str, n_players: int | None = None) -> Path:
+    """The file the policy_weights knob names ("" = the shipped weights of an `n_players`
+    game; None: policy.npz)."""
+    return Path(policy_weights) if policy_weights else shipped_policy_path(n_players)
 
 
 def expected_shapes(hidden: int) -> dict:
@@ -69,13 +70,13 @@ def arrays_from_bytes(data: bytes, label: str) -> dict:
     return check_arrays(npz_arrays(data, label, MAX_UNPACKED_BYTES), label)
 
 
-def load_policy_model(policy_weights: str = "") -> PolicyModel:
-    """The PolicyModel of the file `policy_weights` names ("" = the shipped file), checked;
-    loaded once per process and file version. PalaisError naming the file if it is absent
-    or unusable."""
+def load_policy_model(policy_weights: str = "", n_players: int | None = None) -> PolicyModel:
+    """The PolicyModel of the file `policy_weights` names ("" = the shipped file of an
+    `n_players` game), checked; loaded once per process and file version. PalaisError naming
+    the file if it is absent or unusable."""
     kernel_name()                      # PALAIS_KERNEL must be usable (the head uses its kernel)
     follow_value_kernel()
-    path = policy_path(policy_weights)
+    path = policy_path(policy_weights, n_players)
 
     def build(data):
         arrays = arrays_from_bytes(data, f"policy weights {path}")

@@ -8,6 +8,8 @@ file for the learned policy head, read by search/policy.py (load_policy_model).
 
 from __future__ import annotations
 
+from engine.constants import PLAYER_COUNTS
+
 from .params import UNIFORM_PRIORS
 from .policy import load_policy_model
 
@@ -17,3 +19,13 @@ def load_priors(policy_weights: str):
     if policy_weights == UNIFORM_PRIORS:
         return None
     return load_policy_model(policy_weights)
+
+
+def priors_identity(policy_weights: str = "") -> str:
+    """What `id name` shows of the priors: "uniform", a file's digest, or for the shipped
+    weights ("") the digest of each player count's file, 2/3/4 players, joined by "/"."""
+    if policy_weights == UNIFORM_PRIORS:
+        return UNIFORM_PRIORS
+    if policy_weights:
+        return load_policy_model(policy_weights).digest
+    return "/".join(load_policy_model("", n).digest for n in PLAYER_COUNTS)

@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from common.atomic_write import write_bytes_atomic
+from engine.constants import PLAYER_COUNTS
 from engine.errors import PalaisError
 from engine.features import FEATURE_SIZE
 
@@ -30,8 +31,7 @@ from .params import SHIPPED_VALUE, shipped_value_path
 from .weights_file import check_names_and_types, check_shapes_and_values, digest_of, load_once, npz_arrays
 from .weights_file import npz_bytes as weights_npz_bytes
 
-SHIPPED_WEIGHTS = SHIPPED_VALUE          # the 2- and 3-player file (search/params.py: by player count)
-PLAYER_COUNTS = (2, 3, 4)
+SHIPPED_WEIGHTS = SHIPPED_VALUE          # value.npz, the presets' file (search/params.py: by player count)
 MAX_HIDDEN = 256                       # search/_value.pxd's MAX_HIDDEN
 MAX_WEIGHTS_BYTES = 2 * 1024 * 1024
 MAX_UNPACKED_BYTES = 4 * 1024 * 1024

@@ -10,6 +10,7 @@ import zipfile
 import numpy as np
 import pytest
 
+from helpers import SHIPPED_POLICY_DIGESTS
 from engine.errors import PalaisError
 from engine.features import FEATURE_SIZE, observation
 from engine.rng import Rng
@@ -204,6 +205,7 @@ def test_files_that_are_not_policy_weights_are_refused(tmp_path):
         assert why in str(caught.value), (name, str(caught.value))
     shipped = load_policy_model("")            # "" is the shipped file (docs/train.md gives its digest)
     assert shipped.source.endswith("policy.npz") and shipped.digest == "2d082668e326"
+    assert [load_policy_model("", n).digest for n in (2, 3, 4)] == list(SHIPPED_POLICY_DIGESTS)
 
 
 def test_the_constructor_refuses_wrong_shapes_itself():

@@ -4,10 +4,12 @@ value at a cutoff is reproducible and reachable over PRI."""
 
 import io
 import zipfile
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+from helpers import SHIPPED_POLICY_DIGESTS, SHIPPED_VALUE_DIGESTS
 from engine.errors import PalaisError
 from engine.features import FEATURE_SIZE, observation
 from engine.rng import Rng
@@ -212,39 +214,43 @@ def test_knobs_refuse_bad_values():
         SearchParams(value_weights="a\0b")
 
 
-def test_pri_shows_the_digest_in_id_name_only_with_the_value_on(weights_file):
+def test_pri_shows_the_digests_in_id_name_only_with_the_value_and_the_priors_on(weights_file):
     from helpers import ServerSession
     s = ServerSession()
     s.send("pri")        # the default, leaf_eval=auto, uses the shipped weights: one per player count
     shipped = "/".join(load_value_model("", n).digest for n in (2, 3, 4))
-    assert shipped == f"{load_value_model('').digest}/{load_value_model('').digest}/439423d8cf61"
-    assert s.new_lines()[0] == f"id name palais-engine 0.1.0 value {shipped}"
+    assert shipped == "/".join(SHIPPED_VALUE_DIGESTS)
+    priors = "policy " + "/".join(SHIPPED_POLICY_DIGESTS)     # selection=puct: the shipped priors too
+    assert s.new_lines()[0] == f"id name palais-engine 0.1.0 value {shipped} {priors}"
     s.send("setoption name Leaf Eval value heuristic", "pri")
+    assert s.new_lines()[0] == f"id name palais-engine 0.1.0 {priors}"
+    s.send("setoption name Selection value uct", "pri")
     assert s.new_lines()[0] == "id name palais-engine 0.1.0"
+    s.send("setoption name Selection value puct", "setoption name Policy Weights value uniform", "pri")
+    assert s.new_lines()[0] == "id name palais-engine 0.1.0 policy uniform"
     s.send(f"setoption name Value Weights value {weights_file}", "setoption name Leaf Eval value value",
            "setoption name Rollout Turns value 2", "pri")
     digest = load_value_model(str(weights_file)).digest
-    assert s.new_lines()[0] == f"id name palais-engine 0.1.0 value {digest}"
+    assert s.new_lines()[0] == f"id name palais-engine 0.1.0 value {digest} policy uniform"
     s.send("position start players 2 seed 4", "go iterations 300")
     assert s.new_lines()[-1].startswith("bestmove ")
-    s.send("setoption name Value Weights value <empty>", "pri")     # back to the shipped weights
-    assert s.new_lines()[0] == f"id name palais-engine 0.1.0 value {shipped}"
+    s.send("setoption name Value Weights value <empty>", "setoption name Policy Weights value <empty>", "pri")
+    assert s.new_lines()[0] == f"id name palais-engine 0.1.0 value {shipped} {priors}"
 
 
 def test_the_shipped_weights_are_chosen_by_the_player_count_and_presets_keep_the_old_ones(weights_file):
     from search.params import SHIPPED_VALUE, shipped_value_path
-    four = SearchParams().for_players(4)
-    assert four.leaf_eval == "value" and four.value_weights == str(shipped_value_path(4))
-    assert load_value_model(four.value_weights).digest == load_value_model("", 4).digest == "439423d8cf61"
-    for n in (2, 3):                    # the 2- and 3-player file, as before
-        assert SearchParams().for_players(n).value_weights == ""
-        assert load_value_model("", n).digest == load_value_model("").digest
-    assert load_value_model("").digest != load_value_model("", 4).digest
+    for n, digest in zip((2, 3, 4), SHIPPED_VALUE_DIGESTS):
+        chosen = SearchParams().for_players(n)
+        assert chosen.leaf_eval == "value" and chosen.value_weights == str(shipped_value_path(n))
+        assert load_value_model(chosen.value_weights).digest == load_value_model("", n).digest == digest
+    assert load_value_model("").digest == "6f474a8b4123"          # value.npz: the presets' file
     own = SearchParams(value_weights=str(weights_file)).for_players(4)
     assert own.value_weights == str(weights_file)            # a file chosen is never replaced
     assert SearchParams(leaf_eval="heuristic").for_players(4).value_weights == ""
-    for preset in ("v26", "v27", "v28"):                      # the engines before the 4-player weights
-        assert SearchParams.preset(preset).for_players(4).value_weights == str(SHIPPED_VALUE)
+    for preset in ("v26", "v27", "v28"):                      # the engines before the per-count weights
+        for n in (2, 3, 4):
+            assert SearchParams.preset(preset).for_players(n).value_weights == str(SHIPPED_VALUE)
 
 
 def test_pri_refuses_a_bad_weights_file_and_keeps_the_old_one(tmp_path, weights_file):
@@ -264,7 +270,8 @@ def test_palais_engine_weights_starts_with_the_learned_preset(tmp_path, weights_
     digest = load_value_model(str(weights_file)).digest
     run = subprocess.run([sys.executable, "-m", "protocol.cli", "--weights", str(weights_file)],
                          input="pri\nquit\n", capture_output=True, text=True, timeout=60)
-    assert run.stdout.splitlines()[0] == f"id name palais-engine 0.1.0 value {digest}"
+    priors = "/".join(SHIPPED_POLICY_DIGESTS)
+    assert run.stdout.splitlines()[0] == f"id name palais-engine 0.1.0 value {digest} policy {priors}"
     bad = tmp_path / "bad.npz"
     bad.write_bytes(b"junk")
     run = subprocess.run([sys.executable, "-m", "protocol.cli", "--weights", str(bad)],
@@ -282,3 +289,18 @@ def test_the_c_model_itself_refuses_arrays_of_the_wrong_shapes():
         arrays = {**good, name: bad}
         with pytest.raises(ValueError, match="wrong shapes"):
             ValueModel(*(arrays[k] for k in ("w1", "b1", "w2", "b2", "w3", "b3")))
+
+
+def test_the_shipped_policy_is_chosen_by_the_player_count_where_one_of_its_own_is_shipped(tmp_path):
+    from search.params import SHIPPED_POLICY, SHIPPED_POLICY_BY_PLAYERS, shipped_policy_path
+    for n in (2, 3, 4):
+        chosen = SearchParams().for_players(n).policy_weights
+        if n in SHIPPED_POLICY_BY_PLAYERS:
+            assert chosen == str(shipped_policy_path(n)) != str(SHIPPED_POLICY)
+            assert Path(chosen).is_file()
+        else:
+            assert chosen == "" and shipped_policy_path(n) == SHIPPED_POLICY
+        for kept in ("uniform", str(tmp_path / "mine.npz")):      # a choice is never replaced
+            assert SearchParams(policy_weights=kept).for_players(n).policy_weights == kept
+        assert SearchParams(selection="uct").for_players(n).policy_weights == ""   # no priors, no file
+        assert SearchParams.preset("v28").for_players(n).policy_weights == str(SHIPPED_POLICY)
