@@ -195,7 +195,7 @@ class SearchParams:
                           choices=SELECTIONS, pri="Selection")
     prior_c: float = knob(0.5, "with selection=puct/gumbel: the PUCT constant c of Q + c P sqrt(avail) / (1 + N) (rewards are in [0, 1])",
                           low=0, high=100, pri="Prior C")
-    policy_weights: str = knob("", "with selection=puct/gumbel: the priors: \"\" = the shipped policy weights (search/data/policy.npz) | uniform (1/n, no file) | a weights file (.npz)",
+    policy_weights: str = knob("", "with selection=puct/gumbel: the priors: \"\" = the shipped policy weights of the game's player count (search/data/policy-2p.npz, policy-3p.npz; policy.npz for 4) | uniform (1/n, no file) | a weights file (.npz)",
                                pri="Policy Weights")
     gumbel_k: int = knob(16, "with selection=gumbel: the actions the root samples (Gumbel-top-k; all of them if fewer are legal)",
                          low=1, high=96, pri="Gumbel K")
