@@ -12,8 +12,11 @@ game is played as a user would play it:
         --engine-iterations 2000 --save tests/data/review-A-B-N.rec
 
 The rule at 3 and 4 players (issue 40, declared before any of its games was seen): the engine at
-its defaults (ismcts, ENGINE_ITERATIONS a turn), the flat determinized player (pimc, the same
-budget) and the greedy player, every rotation of the seats, the same secret and kernel:
+its defaults of that day (ismcts, ENGINE_ITERATIONS a turn), the flat determinized player (pimc,
+the same budget) and the greedy player, every rotation of the seats, the same secret and kernel.
+At 3 players those defaults are now preset v28 (the 2- and 3-player value weights and policy
+head before training in generations replaced them), named in the seat; at 4 players the
+defaults are still those of that day:
 
     3 players: (ismcts, pimc, greedy) rotated 3 ways, seeds 31 to 34: 12 games
     4 players: (ismcts, pimc, greedy, greedy) rotated 4 ways, seeds 41 and 42: 8 games
@@ -43,7 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
 
 
-MULTI_SEATS = {3: ("ismcts", "pimc", "greedy"), 4: ("ismcts", "pimc", "greedy", "greedy")}
+MULTI_SEATS = {3: ("ismcts:preset=v28", "pimc:preset=v28", "greedy"), 4: ("ismcts", "pimc", "greedy", "greedy")}
 MULTI_SEEDS = {3: range(31, 35), 4: range(41, 43)}
 
 
@@ -68,7 +71,8 @@ def multi_games(players: int) -> list:
     for seed in MULTI_SEEDS[players]:
         for turn in range(players):
             seats = base[turn:] + base[:turn]
-            out.append((seats, seed, f"review-{players}p-{'-'.join(seats)}-{seed}.rec"))
+            names = [seat.partition(":")[0] for seat in seats]
+            out.append((seats, seed, f"review-{players}p-{'-'.join(names)}-{seed}.rec"))
     return out
 
 

@@ -115,10 +115,10 @@ def test_bench_signature_is_stable():
     # The two kernels (the value's and the policy head's first layer) agree to about 1e-7
     # (docs/search.md, "Kernels"), which is enough to tip near-ties of the bench positions:
     # with PUCT on the shipped policy and the 4-player value weights, both gave 91512 (before
-    # them: 92836 with avx2+fma, 92759 with the portable kernel); with the 2- and 3-player
-    # weights and policies of training in generations (docs/train.md), both give 90708.
+    # them: 92836 with avx2+fma, 92759 with the portable kernel); with the 2-player value
+    # weights and policy head of training in generations (docs/train.md), both give 92142.
     from search.value import kernel_name
-    assert signature() == (90708 if kernel_name() == "avx2+fma" else 90708)
+    assert signature() == (92142 if kernel_name() == "avx2+fma" else 92142)
 
 
 @pytest.mark.parametrize("algorithm", ["random", "greedy", "pimc", "ismcts", "mcts"])

@@ -239,11 +239,12 @@ def test_pri_shows_the_digests_in_id_name_only_with_the_value_and_the_priors_on(
 
 
 def test_the_shipped_weights_are_chosen_by_the_player_count_and_presets_keep_the_old_ones(weights_file):
-    from search.params import SHIPPED_VALUE, shipped_value_path
+    from search.params import SHIPPED_VALUE, SHIPPED_VALUE_BY_PLAYERS, shipped_value_path
     for n, digest in zip((2, 3, 4), SHIPPED_VALUE_DIGESTS):
         chosen = SearchParams().for_players(n)
-        assert chosen.leaf_eval == "value" and chosen.value_weights == str(shipped_value_path(n))
-        assert load_value_model(chosen.value_weights).digest == load_value_model("", n).digest == digest
+        own_file = str(shipped_value_path(n)) if n in SHIPPED_VALUE_BY_PLAYERS else ""   # "": value.npz
+        assert chosen.leaf_eval == "value" and chosen.value_weights == own_file
+        assert load_value_model(chosen.value_weights, n).digest == load_value_model("", n).digest == digest
     assert load_value_model("").digest == "6f474a8b4123"          # value.npz: the presets' file
     own = SearchParams(value_weights=str(weights_file)).for_players(4)
     assert own.value_weights == str(weights_file)            # a file chosen is never replaced

@@ -1,5 +1,5 @@
 > pri
-< id name palais-engine 0.1.0 value 5c15de319da1/21447af66f49/439423d8cf61 policy 88699bf1e994/4c2702dd5670/2d082668e326
+< id name palais-engine 0.1.0 value 5c15de319da1/6f474a8b4123/439423d8cf61 policy 88699bf1e994/2d082668e326/2d082668e326
 < id author the palais-engine developers
 < info string value kernel <kernel>
 < info string option Threads is the old name of Processes, still accepted (deprecated)
