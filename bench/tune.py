@@ -88,7 +88,8 @@ def record_header(args, a_params, b_params) -> dict:
         weights = check_players(load_value_model(params.get("value_weights", ""), args.players), args.players)
         out = {"params": knobs, "weights": weights.digest,
                "iterations": None if time_ms else iterations, "time_ms": time_ms}
-        priors = load_priors(full.policy_weights) if full.selection in USES_PRIORS else None
+        priors = (load_priors(full.for_players(args.players).policy_weights)     # "": the count's file
+                  if full.selection in USES_PRIORS else None)
         if priors is not None:          # learned priors: their digest (checked here, before any game)
             out["policy"] = priors.digest
         return out

@@ -112,3 +112,17 @@ def test_the_summary_says_how_the_deals_played_both_ways_went():
     deals, a_both, same, seat_1, seat_2, b_both, shared = map(int, found.groups())
     assert deals == 2 and a_both + same + b_both + shared == 2 and seat_1 + seat_2 == same
     assert summary(run).startswith("score_a=")
+
+
+def test_the_record_names_the_priors_of_the_games_player_count():
+    """The shipped policy is chosen by player count: the record's header names the file the
+    games' searches read, not policy.npz at every count."""
+    import argparse
+    from helpers import SHIPPED_POLICY_DIGESTS, SHIPPED_VALUE_DIGESTS, bench_script
+    tune_script = bench_script("tune")
+    for players in (2, 3, 4):
+        args = argparse.Namespace(players=players, iterations=30, time_ms=None, b_iterations=30, b_time_ms=None)
+        header = tune_script.record_header(args, {}, {"policy_weights": "uniform"})
+        assert header["a"]["policy"] == SHIPPED_POLICY_DIGESTS[players - 2]
+        assert header["a"]["weights"] == header["b"]["weights"] == SHIPPED_VALUE_DIGESTS[players - 2]
+        assert "policy" not in header["b"]                  # uniform priors: no file
