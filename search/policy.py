@@ -27,7 +27,7 @@ from engine.features import FEATURE_SIZE
 
 from ._prior import ACTION_ENTRIES, N_ACTION_FEATURES, PolicyModel, follow_value_kernel, training_inputs
 from .kernel import kernel_name
-from .params import shipped_policy_path
+from .params import SHIPPED_POLICY, shipped_policy_path
 from .weights_file import (check_names_and_types, check_shapes_and_values, digest_of, load_once,
                            npz_arrays, npz_bytes)
 

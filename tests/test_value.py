@@ -293,7 +293,10 @@ def test_the_c_model_itself_refuses_arrays_of_the_wrong_shapes():
 
 
 def test_the_shipped_policy_is_chosen_by_the_player_count_where_one_of_its_own_is_shipped(tmp_path):
+    import search.policy
     from search.params import SHIPPED_POLICY, SHIPPED_POLICY_BY_PLAYERS, shipped_policy_path
+    assert all(hasattr(search.policy, name) for name in search.policy.__all__)   # its names, one definition
+    assert search.policy.SHIPPED_POLICY is SHIPPED_POLICY
     for n in (2, 3, 4):
         chosen = SearchParams().for_players(n).policy_weights
         if n in SHIPPED_POLICY_BY_PLAYERS:

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from helpers import SHIPPED_POLICY_DIGESTS, SHIPPED_VALUE_DIGESTS
+from helpers import SHIPPED_VALUE_DIGESTS
 from engine.errors import PalaisError
 from engine.features import FEATURE_SIZE, observation
 from engine.state import State
