@@ -29,7 +29,8 @@ from engine.errors import PalaisError
 from engine.notation import turn_to_text
 from engine.views import view_for
 from jobs.backends import open_backend
-from search.analysis import analyse_turn, engine_params, finish_setup, share_valuer, turn_end_key
+from search.analysis import (analyse_turn, engine_params, finish_setup, review_params, share_valuer,
+                             turn_end_key)
 from search.mcts import MCTSSearch
 from search.measure import (BLUNDER, MISTAKE, game_accuracy, openness, turn_accuracy, turn_loss, verdict,
                             volatility_weights, vp_share)
@@ -113,9 +114,14 @@ class Analyser:
         self.lang = check_language(lang)        # of the explanations (play/i18n.py)
         self.limits = limits
         self.params = (params or SearchParams()).with_(algorithm="ismcts", seed=seed)
+        self.judge_named = params is not None   # else the review's weights (search/analysis.py)
         self.seed = seed
         self.mistake = mistake
         self.blunder = blunder
+
+    def judge(self, n_players: int) -> SearchParams:
+        """The params this review judges an `n_players` game with."""
+        return self.params if self.judge_named else review_params(self.params, n_players)
 
     def chart_point(self, after, observer: int, iterations: int) -> list:
         """Every seat's win probability at `after` (a full state, or `observer`'s view), as
@@ -123,14 +129,15 @@ class Analyser:
         # The rest of the setup is placed as the engine would place it (search/analysis.py's
         # finish_setup, as a setup turn's fair values are), so a placement is charted against
         # the placements it will meet.
-        after = finish_setup(after, engine_params(self.params, CHART_SEED, after.n_players), iterations)
+        judge = self.judge(after.n_players)
+        after = finish_setup(after, engine_params(judge, CHART_SEED, after.n_players), iterations)
         if after.is_terminal():
             return list(after.returns())
         if observer < 0:
-            params = engine_params(self.params, CHART_SEED, after.n_players).with_(algorithm="mcts")
+            params = engine_params(judge, CHART_SEED, after.n_players).with_(algorithm="mcts")
             seat = after.to_move
         else:
-            params = engine_params(self.params, CHART_SEED, after.n_players)
+            params = engine_params(judge, CHART_SEED, after.n_players)
             seat = observer
         result = MCTSSearch(params).search(after, seat, SearchLimits(iterations=iterations), top_k=1)
         return list(result.stats["root_win"])
@@ -138,7 +145,7 @@ class Analyser:
     def turn(self, number: int, start, seat: int, line: list, whole: list | None = None,
              observer: int = -1) -> TurnAnalysis:
         view = view_for(start, seat)
-        analysis = analyse_turn(view, self.limits, top=3, seed=self.seed, params=self.params)
+        analysis = analyse_turn(view, self.limits, top=3, seed=self.seed, params=self.judge(start.n_players))
         valuer = analysis.valuer
         best = analysis.candidates[0] if analysis.candidates else None
         played_win, played_score = valuer.values(line)

@@ -38,7 +38,7 @@ from engine.views import view_for
 
 from .measure import OPEN_MARGIN, turn_loss, vp_share
 from .mcts import MCTSSearch, most_visited_line, turn_goes_on
-from .params import SearchLimits, SearchParams
+from .params import SHIPPED_POLICY, SHIPPED_VALUE, SearchLimits, SearchParams
 from .result import Candidate
 
 DEFAULT_ITERATIONS = 20_000      # the hint budget when none is given (about a second)
@@ -154,6 +154,24 @@ def engine_params(params: SearchParams | None, seed: int, n_players: int) -> Sea
     value where the engine plays with it), one process, the analysis seed."""
     params = (params or SearchParams()).with_(algorithm="ismcts", processes=1, seed=seed)
     return params.for_players(n_players)
+
+
+# The review's judge: at these player counts a review (palais analyse, the page's review and
+# analysis board) judges with these weights, not the engine's own. The 3-player weights of
+# training in generations play better but review worse: they rate a greedy seat's early turns
+# as sound, so the greedy seat is the least accurate in 9 of the stored 12 games
+# (bench/review_truth.py) against 10 with these, and the example game's winner falls below it
+# (docs/play.md, "The review's judge"). A judge the user names (--engine) is used as named.
+REVIEW_WEIGHTS = {3: (SHIPPED_VALUE, SHIPPED_POLICY)}
+
+
+def review_params(params: SearchParams | None, n_players: int) -> SearchParams:
+    """The engine's params with the review's weights of an `n_players` game (REVIEW_WEIGHTS)."""
+    params = params or SearchParams()
+    if n_players not in REVIEW_WEIGHTS:
+        return params
+    value, policy = REVIEW_WEIGHTS[n_players]
+    return params.with_(value_weights=str(value), policy_weights=str(policy))
 
 
 def fair_iterations(tree_iterations: int) -> int:

@@ -28,22 +28,23 @@ USES_PRIORS = ("puct", "gumbel")
 LEAF_EVALS = ("auto", "heuristic", "value")
 STATIC_EVALS = ("playout", "v26")         # search/_policy.pyx STATIC_EVALS, the same order
 # The shipped value weights (search/data/, docs/train.md): value_weights "" means the file for
-# the game's player count. value-2p.npz (5c15de319da1) is the best of training in generations
-# at 2 players; value-4p.npz (439423d8cf61), fitted on self-play of the PUCT engine, is 4
-# players'; value.npz (6f474a8b4123) is 3 players' (the generations' 3-player best did not win
-# at 250 ms: docs/train.md), and the presets v26 .. v28 name it at every count. Every file is
-# free of subnormal values (docs/search.md, "Subnormals").
+# the game's player count. value-2p.npz (5c15de319da1) and value-3p.npz (ebe7702cc36e) are the
+# bests of training in generations at 2 and 3 players (docs/train.md); value-4p.npz
+# (439423d8cf61), fitted on self-play of the PUCT engine, is 4 players'; value.npz
+# (6f474a8b4123) is the file before them, which the presets v26 .. v28 name at every count.
+# Every file is free of subnormal values (docs/search.md, "Subnormals").
 SHIPPED_DATA = Path(__file__).resolve().parent / "data"
 SHIPPED_VALUE = SHIPPED_DATA / "value.npz"
-SHIPPED_VALUE_BY_PLAYERS = {2: SHIPPED_DATA / "value-2p.npz", 4: SHIPPED_DATA / "value-4p.npz"}
+SHIPPED_VALUE_BY_PLAYERS = {2: SHIPPED_DATA / "value-2p.npz", 3: SHIPPED_DATA / "value-3p.npz",
+                            4: SHIPPED_DATA / "value-4p.npz"}
 # The shipped policy head (docs/train.md, "The shipped policy"): policy_weights "" means the
 # file for the game's player count, policy.npz where none of its own is shipped.
 SHIPPED_POLICY = SHIPPED_DATA / "policy.npz"
-SHIPPED_POLICY_BY_PLAYERS = {2: SHIPPED_DATA / "policy-2p.npz"}
+SHIPPED_POLICY_BY_PLAYERS = {2: SHIPPED_DATA / "policy-2p.npz", 3: SHIPPED_DATA / "policy-3p.npz"}
 
 
 def shipped_value_path(n_players: int | None = None) -> Path:
-    """The shipped value weights of an `n_players` game (None: value.npz, the 3-player file)."""
+    """The shipped value weights of an `n_players` game (None: value.npz, the presets' file)."""
     return SHIPPED_VALUE_BY_PLAYERS.get(n_players, SHIPPED_VALUE)
 
 
@@ -194,7 +195,7 @@ class SearchParams:
                           choices=SELECTIONS, pri="Selection")
     prior_c: float = knob(0.5, "with selection=puct/gumbel: the PUCT constant c of Q + c P sqrt(avail) / (1 + N) (rewards are in [0, 1])",
                           low=0, high=100, pri="Prior C")
-    policy_weights: str = knob("", "with selection=puct/gumbel: the priors: \"\" = the shipped policy weights of the game's player count (search/data/policy-2p.npz; policy.npz for 3 and 4) | uniform (1/n, no file) | a weights file (.npz)",
+    policy_weights: str = knob("", "with selection=puct/gumbel: the priors: \"\" = the shipped policy weights of the game's player count (search/data/policy-2p.npz, policy-3p.npz; policy.npz for 4) | uniform (1/n, no file) | a weights file (.npz)",
                                pri="Policy Weights")
     gumbel_k: int = knob(16, "with selection=gumbel: the actions the root samples (Gumbel-top-k; all of them if fewer are legal)",
                          low=1, high=96, pri="Gumbel K")

@@ -130,8 +130,9 @@ def test_the_played_turn_that_is_the_best_candidate_loses_exactly_zero():
     state = midgame(3, 103, 5)
     seat = state.to_move
     limits = SearchLimits(iterations=1500)
-    best = analyse_turn(state, limits, top=3, seed=4).candidates[0]
-    verdict = Analyser(limits, seed=4).turn(1, state, seat, best.turn)
+    review = Analyser(limits, seed=4)
+    best = analyse_turn(state, limits, top=3, seed=4, params=review.judge(3)).candidates[0]
+    verdict = review.turn(1, state, seat, best.turn)
     assert verdict.loss == 0.0 and verdict.verdict == ""
     assert verdict.played_win == verdict.best_win == best.win_prob[seat]
     assert verdict.played_score == best.expected_score[seat]
@@ -147,9 +148,11 @@ def test_a_turn_decided_for_its_mover_is_judged_on_shares_from_rollouts_to_the_e
     rec, start = read_game(str(DATA / "review-3p-pimc-greedy-ismcts-33.rec"), None)
     state, seat, line, whole = split_turns(start, rec.actions)[34]
     limits = SearchLimits(iterations=1500)
-    verdict = Analyser(limits, seed=0).turn(35, state, seat, line, whole)
+    review = Analyser(limits, seed=0)
+    verdict = review.turn(35, state, seat, line, whole)
     assert max(verdict.best_win, verdict.played_win) < OPEN_MARGIN and verdict.best != line
-    shares = share_valuer(analyse_turn(view_for(state, seat), limits, top=3, seed=0).valuer)
+    shares = share_valuer(analyse_turn(view_for(state, seat), limits, top=3, seed=0,
+                                       params=review.judge(3)).valuer)
     assert (shares.params.leaf_eval, shares.params.rollout_turns) == ("heuristic", -1)
     assert verdict.played_share == vp_share(shares.values(line)[1], seat)
     assert verdict.best_share == vp_share(shares.values(verdict.best)[1], seat)
@@ -160,13 +163,14 @@ def test_a_turn_decided_for_its_mover_is_judged_on_shares_from_rollouts_to_the_e
 def test_a_seat_that_can_no_longer_win_is_told_which_turn_scores_most_by_rollouts_to_the_end():
     """The same greedy seat: every candidate loses, so the hint values them again by rollouts
     to the end (share_valuer) and ranks them by the seat's share of the VP; the review's best
-    line is that hint's first."""
+    line is that hint's first, asked of the review's judge."""
     from engine.views import view_for
     from search.analysis import lost_whatever, share_valuer
     rec, start = read_game(str(DATA / "review-3p-pimc-greedy-ismcts-33.rec"), None)
     state, seat, line, whole = split_turns(start, rec.actions)[34]
     limits = SearchLimits(iterations=1500)
-    analysis = analyse_turn(view_for(state, seat), limits, top=3, seed=0)
+    review = Analyser(limits, seed=0)
+    analysis = analyse_turn(view_for(state, seat), limits, top=3, seed=0, params=review.judge(3))
     assert lost_whatever(analysis.candidates, seat)
     assert (analysis.valuer.params.leaf_eval, analysis.valuer.params.rollout_turns) == ("heuristic", -1)
     assert share_valuer(analysis.valuer) is analysis.valuer
@@ -174,7 +178,7 @@ def test_a_seat_that_can_no_longer_win_is_told_which_turn_scores_most_by_rollout
     assert shares == sorted(shares, reverse=True) and shares[0] > shares[-1]
     for c in analysis.candidates:
         assert (c.win_prob, c.expected_score) == tuple(map(list, analysis.valuer.values(c.turn)))
-    verdict = Analyser(limits, seed=0).turn(35, state, seat, line, whole)
+    verdict = review.turn(35, state, seat, line, whole)
     assert verdict.best == analysis.candidates[0].turn
 
 
@@ -393,3 +397,27 @@ def test_the_judging_engine_is_chosen_by_name_and_a_bad_one_is_one_line():
                                        "--json", "--engine", "preset=v27,exploration=0.5"])
     assert good.exit_code == 0, good.output
     assert json.loads(good.output)["turns"]
+
+
+def test_a_three_player_review_judges_with_the_reviews_weights_and_a_named_judge_is_kept():
+    """search/analysis.py REVIEW_WEIGHTS: the 3-player review keeps the weights it was measured
+    truthful with (value.npz, policy.npz), not the engine's own; 2 and 4 players judge with the
+    engine's; a judge the user names is used as named."""
+    from search.analysis import engine_params
+    from search.policy import load_policy_model
+    from search.value import load_value_model
+    from helpers import SHIPPED_POLICY_DIGESTS, SHIPPED_VALUE_DIGESTS
+
+    def digests(params, n):
+        chosen = engine_params(params, 0, n)
+        return (load_value_model(chosen.value_weights, n).digest,
+                load_policy_model(chosen.policy_weights, n).digest)
+
+    review = Analyser(SearchLimits(iterations=100))
+    assert digests(review.judge(3), 3) == ("6f474a8b4123", "2d082668e326")
+    assert digests(review.judge(3), 3) != (SHIPPED_VALUE_DIGESTS[1], SHIPPED_POLICY_DIGESTS[1])
+    for n in (2, 4):
+        assert digests(review.judge(n), n) == (SHIPPED_VALUE_DIGESTS[n - 2], SHIPPED_POLICY_DIGESTS[n - 2])
+    named = Analyser(SearchLimits(iterations=100), params=SearchParams(exploration=0.9))
+    assert digests(named.judge(3), 3) == (SHIPPED_VALUE_DIGESTS[1], SHIPPED_POLICY_DIGESTS[1])
+    assert named.judge(3).exploration == 0.9

@@ -1,5 +1,5 @@
 > pri
-< id name palais-engine 0.1.0 value 5c15de319da1/6f474a8b4123/439423d8cf61 policy 88699bf1e994/2d082668e326/2d082668e326
+< id name palais-engine 0.1.0 value 5c15de319da1/ebe7702cc36e/439423d8cf61 policy 88699bf1e994/09723f6237c5/2d082668e326
 < id author the palais-engine developers
 < info string value kernel <kernel>
 < info string option Threads is the old name of Processes, still accepted (deprecated)

@@ -22,7 +22,7 @@ from starlette.routing import Route
 from common.seat_numbers import seat_number
 from engine.errors import PalaisError
 from engine.notation import action_to_token, token_to_action
-from search.analysis import TurnValuer, engine_params, fair_iterations
+from search.analysis import TurnValuer, engine_params, fair_iterations, review_params
 
 from ..inputs import int_field, json_body
 from ..session import Refused
@@ -108,7 +108,8 @@ def explore(session, seat: int, ply: int, actions: list, iterations: int) -> dic
         raise Refused("the game is over at that position: there is no line to try")
     mover = start.to_move
     after = play_line(start, actions)
-    valuer = TurnValuer(start, seat, engine_params(None, seed ^ EXPLORE_SEED, len(common["names"])),
+    players = len(common["names"])
+    valuer = TurnValuer(start, seat, engine_params(review_params(None, players), seed ^ EXPLORE_SEED, players),
                         iterations)
     win, score = valuer.values(actions)
     view = build_view(session.id, after, *start_log, seat, human_seats=set(), **common)
