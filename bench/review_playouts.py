@@ -13,9 +13,16 @@ differences have the game's own scale, above 1 where the review compresses them.
            judges these on the VP share Q
   open     the others (setup placements left out): judged on W
 
+With --record FILE --turns N,M,... it measures those turns of any game record instead (for
+example docs/examples/game-3p.rec), each whatever its kind, with the value kernel `palais
+analyse` uses; it prints each turn's loss as the review judged it beside the loss the review's
+formula (search/measure.py `turn_loss`) gives on the playouts' means, and whether each is a
+mistake or a blunder, and then each seat's marks both ways.
+
 Run: python bench/review_playouts.py [--players 3] [--kind decided] [--turns-per-game 2]
                                      [--playouts 30] [--engine-iterations 1000]
                                      [--iterations 10000] [--processes 2] [--games N]
+                                     [--record FILE --turns N,M,...]
 """
 
 from __future__ import annotations
@@ -36,7 +43,7 @@ from jobs.backends import open_backend  # noqa: E402
 from play.analyse import Analyser, split_turns  # noqa: E402
 from play.game import read_game  # noqa: E402
 from search.factory import make_player  # noqa: E402
-from search.measure import OPEN_MARGIN, vp_share  # noqa: E402
+from search.measure import BLUNDER, MISTAKE, OPEN_MARGIN, turn_loss, vp_share  # noqa: E402
 from search.params import SearchLimits, SearchParams  # noqa: E402
 from search.selfplay import play_on  # noqa: E402
 
@@ -58,10 +65,14 @@ def kind_of(judged) -> str:
 
 
 def _judge(name: str, number: int, iterations: int):
-    """(the turn's true start, seat, played line, the review's TurnAnalysis of it)."""
+    """(the turn's true start, seat, played line, the review's TurnAnalysis of it); `name` a
+    stored game's (judged with the portable kernel, as its figures were) or a record's path."""
     from search import _value
-    _value.set_kernel("portable")
-    rec, start = read_game(str(DATA / name), None)
+    path = Path(name)
+    if not path.is_absolute():
+        path = DATA / name
+        _value.set_kernel("portable")
+    rec, start = read_game(str(path), None)
     state, seat, line, whole = split_turns(start, rec.actions)[number - 1]
     return state, seat, line, Analyser(SearchLimits(iterations=iterations), seed=0).turn(number, state, seat, line, whole)
 
@@ -77,6 +88,7 @@ def measure_turn(task) -> dict:
     """One sampled turn: the review's judgement and the playouts' of both lines."""
     name, number, kind, iterations, engine_iterations, playouts = task
     state, seat, line, judged = _judge(name, number, iterations)
+    kind = kind or kind_of(judged)
     observed = {}
     for label, moves in (("played", line), ("best", judged.best)):
         after = state.copy()
@@ -86,7 +98,10 @@ def measure_turn(task) -> dict:
         observed[label] = ([w[seat] for w, _s in ends], [vp_share(s, seat) for _w, s in ends])
     d_win = [b - p for b, p in zip(observed["best"][0], observed["played"][0])]
     d_share = [b - p for b, p in zip(observed["best"][1], observed["played"][1])]
-    return {"game": name, "turn": number, "seat": seat + 1, "kind": kind,
+    means = {label: (statistics.mean(w), statistics.mean(q)) for label, (w, q) in observed.items()}
+    observed_loss = turn_loss(state.n_players, means["best"][0], means["played"][0], means["best"][1], means["played"][1])
+    return {"game": Path(name).name, "turn": number, "seat": seat + 1, "kind": kind,
+            "judged_loss": judged.loss, "observed_loss": observed_loss,
             "judged_dw": judged.best_win - judged.played_win,
             "judged_dq": judged.best_share - judged.played_share,
             "observed_dw": statistics.mean(d_win), "se_dw": statistics.stdev(d_win) / len(d_win) ** 0.5,
@@ -136,10 +151,20 @@ def main(argv=None) -> int:
     ap.add_argument("--iterations", type=int, default=10_000, help="the review's budget [its default]")
     ap.add_argument("--processes", type=int, default=2)
     ap.add_argument("--games", type=int, default=None, help="only the first N stored games")
+    ap.add_argument("--record", help="a game record whose --turns are measured instead")
+    ap.add_argument("--turns", default="", help="with --record: turn numbers, comma-separated")
     args = ap.parse_args(argv)
     if args.playouts < 2 or min(args.turns_per_game, args.engine_iterations, args.iterations, args.processes) < 1:
         ap.error("--playouts needs at least 2; --turns-per-game, --engine-iterations, --iterations "
                  "and --processes at least 1")
+    if bool(args.record) != bool(args.turns):
+        ap.error("--record and --turns go together")
+    if args.record:
+        try:
+            numbers = [int(n) for n in args.turns.split(",")]
+        except ValueError:
+            ap.error(f"--turns: expected numbers like 4,7,13, got {args.turns!r}")
+        return measure_record(os.path.abspath(args.record), numbers, args)
     os.environ["PALAIS_KERNEL"] = "portable"
     started, kept = time.perf_counter(), {}
     candidates = [(name, number, args.iterations)
@@ -172,6 +197,43 @@ def main(argv=None) -> int:
           f"slope of observed on judged {slope(judged, observed):.2f}; "
           f"Q of the played line judged {statistics.mean(r['judged_q'] for r in rows):.3f}, "
           f"observed {statistics.mean(r['observed_q'] for r in rows):.3f}")
+    return 0
+
+
+def mark(loss: float) -> str:
+    return "blunder" if loss >= BLUNDER else "mistake" if loss >= MISTAKE else "-"
+
+
+def measure_record(path: str, numbers: list, args) -> int:
+    """--record: the listed turns of one record, judged and played out, whatever their kind."""
+    try:
+        rec, start = read_game(path, None)
+    except (OSError, ValueError) as error:
+        print(f"cannot read {path}: {error}", file=sys.stderr)
+        return 2
+    count = len(split_turns(start, rec.actions))
+    if not numbers or min(numbers) < 1 or max(numbers) > count:
+        print(f"--turns: the record has turns 1 to {count}", file=sys.stderr)
+        return 2
+    started = time.perf_counter()
+    tasks = [(path, number, "", args.iterations, args.engine_iterations, args.playouts) for number in numbers]
+    rows = []
+    with open_backend("local", measure_turn, concurrency=args.processes) as backend:
+        for row in backend.run(tasks):
+            rows.append(row)
+            print(f"  turn {row['turn']} (seat {row['seat']}): loss judged {row['judged_loss']:.3f} "
+                  f"({mark(row['judged_loss'])}), on the playouts {row['observed_loss']:.3f} "
+                  f"({mark(row['observed_loss'])}); dW judged {row['judged_dw']:+.3f} observed "
+                  f"{row['observed_dw']:+.3f} ±{row['se_dw']:.3f}; dQ judged {row['judged_dq']:+.4f} "
+                  f"observed {row['observed_dq']:+.4f} ±{row['se_dq']:.4f}", flush=True)
+    print(f"{os.path.basename(path)}, {len(rows)} turns, {args.playouts} playouts a line at "
+          f"{args.engine_iterations} iterations a search ({time.perf_counter() - started:.0f} s, "
+          f"{args.processes} processes):")
+    for seat in sorted({r["seat"] for r in rows}):
+        mine = [r for r in rows if r["seat"] == seat]
+        judged = sum(mark(r["judged_loss"]) != "-" for r in mine)
+        observed = sum(mark(r["observed_loss"]) != "-" for r in mine)
+        print(f"  seat {seat}: {len(mine)} turns, marked by the review {judged}, by the playouts {observed}")
     return 0
 
 

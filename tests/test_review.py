@@ -421,3 +421,17 @@ def test_a_three_player_review_judges_with_the_reviews_weights_and_a_named_judge
     named = Analyser(SearchLimits(iterations=100), params=SearchParams(exploration=0.9))
     assert digests(named.judge(3), 3) == (SHIPPED_VALUE_DIGESTS[1], SHIPPED_POLICY_DIGESTS[1])
     assert named.judge(3).exploration == 0.9
+
+
+def test_the_playouts_bench_measures_chosen_turns_of_any_record_against_the_review(capsys):
+    playouts = bench_script("review_playouts")
+    record = str(Path(__file__).resolve().parent.parent / "docs" / "examples" / "game-3p.rec")
+    assert playouts.main(["--record", record, "--turns", "41", "--playouts", "2", "--engine-iterations", "20",
+                          "--iterations", "300", "--processes", "1"]) == 0
+    out = capsys.readouterr().out
+    line = next(x for x in out.splitlines() if x.startswith("  turn 41 (seat 2): loss judged "))
+    judged, observed = (float(v) for v in re.findall(r"(?:judged|playouts) (\d\.\d{3})", line))
+    assert 0.0 <= judged <= 1.0 and 0.0 <= observed <= 1.0
+    assert "  seat 2: 1 turns, marked by the review " in out
+    assert playouts.main(["--record", record, "--turns", "43"]) == 2
+    assert "the record has turns 1 to 42" in capsys.readouterr().err

@@ -274,3 +274,21 @@ def test_the_tree_shape_bench_prints_shares_of_a_real_games_positions(capsys, mo
     with pytest.raises(SystemExit):
         shape.main()
     assert "--players takes 2, 3 and 4" in capsys.readouterr().err
+
+
+def test_the_time_gain_bench_compares_each_budget_with_a_long_search(capsys):
+    gain = bench_script("time_gain")
+    assert gain.main(["--budgets", "50,400", "--reference", "400", "--games", "1", "--every", "12",
+                      "--play-iterations", "20"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    figures = dict(item.split("=") for item in lines[-1].split())
+    agree = [float(x) for x in figures["agree_ref"].split(",")]
+    same = [float(x) for x in figures["same_seed"].split(",")]
+    assert len(agree) == len(same) == 2 and all(0.0 <= x <= 1.0 for x in agree + same)
+    rows = [line for line in lines if line.startswith("| 50 |") or line.startswith("| 400 |")]
+    assert len(rows) == 2
+    assert all(float(row.split("|")[5]) >= 1.0 for row in rows)       # each iteration walks the root
+    assert all(0.0 < float(row.split("|")[4]) <= 1.0 for row in rows)  # the top action's share of visits
+    with pytest.raises(SystemExit):
+        gain.main(["--params", "no_such_knob=1"])
+    assert "no_such_knob=1" in capsys.readouterr().err
