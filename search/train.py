@@ -394,31 +394,39 @@ def log_loss(arrays, x, y) -> float:
 SCORE_WEIGHT = 1.0      # a vector head's loss: cross-entropy + SCORE_WEIGHT x the scores' squared error
 
 
-def vector_loss(arrays, x, y) -> float:
+def share_cross_entropy(shares, y) -> np.ndarray:
+    """Each row's cross-entropy of a vector head's shares against the seats' returns (the
+    first n columns of its targets y)."""
+    n = shares.shape[1]
+    return -np.sum(y[:, :n] * np.log(np.clip(shares, 1e-7, 1.0)), axis=1)
+
+
+def vector_loss(arrays, x, y, score_weight: float = SCORE_WEIGHT) -> float:
     """A vector head's loss on rows x with targets y (vector_targets): the cross-entropy of
-    its shares against the seats' returns, plus SCORE_WEIGHT times the mean squared error of
-    its scores / SCORE_SCALE against the final VP / SCORE_SCALE."""
+    its shares against the seats' returns, plus `score_weight` times the mean squared error
+    of its scores / SCORE_SCALE against the final VP / SCORE_SCALE."""
     n = y.shape[1] // 2
     shares, scores = numpy_vector(arrays, x)
-    cross = -np.sum(y[:, :n] * np.log(np.clip(shares, 1e-7, 1.0)), axis=1)
     squared = np.mean((scores / SCORE_SCALE - y[:, n:]) ** 2, axis=1)
-    return float(np.mean(cross + SCORE_WEIGHT * squared))
+    return float(np.mean(share_cross_entropy(shares, y) + score_weight * squared))
 
 
 @dataclass(frozen=True)
 class Head:
     """What a fit learns: the one-seat head (a seat's share, log loss) or a vector head for
-    `players` seats (every seat's share and score from one view, vector_loss)."""
+    `players` seats (every seat's share and score from one view, vector_loss, its scores'
+    error weighed by `score_weight`: the auxiliary score target, bench/score_target.py)."""
     players: int = 0
+    score_weight: float = SCORE_WEIGHT
 
     def initial(self, hidden, rng) -> dict:
         return initial_weights(hidden, rng, 2 * self.players)
 
     def loss(self, w, x, y) -> float:
-        return vector_loss(w, x, y) if self.players else log_loss(w, x, y)
+        return vector_loss(w, x, y, self.score_weight) if self.players else log_loss(w, x, y)
 
     def gradients(self, w, x, y) -> dict:
-        return vector_gradients(w, x, y) if self.players else gradients(w, x, y)
+        return vector_gradients(w, x, y, self.score_weight) if self.players else gradients(w, x, y)
 
     def file_arrays(self, w) -> dict:
         """The arrays the writer takes (a vector head's with its format-2 header)."""
@@ -488,7 +496,7 @@ def hidden_gradients(w: dict, x, z1, a1, d2) -> dict:
     return {"w2": a1.T @ d2, "b2": d2.sum(axis=0), "w1": x.T @ d1, "b1": d1.sum(axis=0)}
 
 
-def vector_gradients(w: dict, x: np.ndarray, y: np.ndarray) -> dict:
+def vector_gradients(w: dict, x: np.ndarray, y: np.ndarray, score_weight: float = SCORE_WEIGHT) -> dict:
     """Gradients of the mean vector_loss over a batch (the forward pass of numpy_vector)."""
     n = y.shape[1] // 2
     z1 = x @ w["w1"] + w["b1"]
@@ -500,7 +508,7 @@ def vector_gradients(w: dict, x: np.ndarray, y: np.ndarray) -> dict:
     shares = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
     # d(cross-entropy)/d(logit) = share * (sum of targets) - target (the returns sum to 1)
     d_logits = shares * y[:, :n].sum(axis=1, keepdims=True) - y[:, :n]
-    d_scores = SCORE_WEIGHT * 2.0 * (out[:, n:] - y[:, n:]) / n
+    d_scores = score_weight * 2.0 * (out[:, n:] - y[:, n:]) / n
     d3 = (np.concatenate([d_logits, d_scores], axis=1) / len(x)).astype(np.float32)
     d2 = (d3 @ w["w3"].T) * (z2 > 0)
     return {"w3": a2.T @ d3, "b3": d3.sum(axis=0), **hidden_gradients(w, x, z1, a1, d2)}

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from helpers import SHIPPED_VALUE_DIGESTS
+from helpers import SHIPPED_VALUE_DIGESTS, bench_script
 from engine.errors import PalaisError
 from engine.features import FEATURE_SIZE, observation
 from engine.state import State
@@ -221,14 +221,17 @@ def test_subnormals_are_flushed_by_the_writer_and_on_load(tmp_path):
     assert load_value_model(str(clean)).outputs(state, 1) == model.outputs(state, 1)
 
 
-def test_the_vector_gradients_are_those_of_the_loss():
+@pytest.mark.parametrize("score_weight", [1.0, 0.25, 0.0])
+def test_the_vector_gradients_are_those_of_the_loss(score_weight):
     rng = np.random.default_rng(3)
     head = Head(3)
     w = {k: v.astype(np.float64) for k, v in head.initial((6, 5), rng).items()}
     x = (rng.random((7, FEATURE_SIZE)) < 0.1).astype(np.float64)
     returns = rng.dirichlet(np.ones(3), size=7)
     y = np.concatenate([returns, rng.random((7, 3))], axis=1)
-    grads = vector_gradients(w, x, y)
+    grads = vector_gradients(w, x, y, score_weight)
+    if score_weight == 0.0:            # no score target: the score outputs learn nothing
+        assert not grads["w3"][:, 3:].any() and not grads["b3"][3:].any()
     for name, index in [("w3", (2, 1)), ("w3", (4, 5)), ("b3", (0,)), ("b3", (4,)), ("w2", (1, 3)),
                         ("b1", (4,)), ("w1", tuple(np.argwhere(x[0] > 0)[0]) + (2,))]:
         step = 1e-6
@@ -236,7 +239,8 @@ def test_the_vector_gradients_are_those_of_the_loss():
         up[name][index] += step
         down = {k: v.copy() for k, v in w.items()}
         down[name][index] -= step
-        numeric = (vector_loss(vector_arrays(up, 3), x, y) - vector_loss(vector_arrays(down, 3), x, y)) / (2 * step)
+        numeric = (vector_loss(vector_arrays(up, 3), x, y, score_weight)
+                   - vector_loss(vector_arrays(down, 3), x, y, score_weight)) / (2 * step)
         assert grads[name][index] == pytest.approx(numeric, rel=1e-3, abs=1e-7)
 
 
@@ -306,3 +310,21 @@ def test_the_search_backs_up_the_heads_shares_and_scores_from_the_root_seats_vie
     assert result.stats["root_win"] == pytest.approx(list(to_seats(shares, root)), abs=1e-9)
     assert result.stats["root_score"] == pytest.approx(list(to_seats(scores.astype(np.float64) * SCORE_SCALE, root)),
                                                        abs=1e-4)
+
+
+def test_the_score_target_bench_fits_each_score_weight_on_the_same_rows(tmp_path, capsys):
+    run = RunFolder(tmp_path / "run", GameOptions(seed=4, players=3, iterations=8, positions=2))
+    generate(run, 10)                    # game 9's rows are held out
+    bench = bench_script("score_target")
+    assert bench.main([str(tmp_path / "run"), "--weights", "0,1", "--epochs", "2"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    assert out[0] == "3 players, 60 rows (6 held out), 2 epochs, seed 1"
+    rows = [line.split("|") for line in out if line.startswith("| 0 |") or line.startswith("| 1 |")]
+    assert len(rows) == 2
+    for cells in rows:
+        cross, brier, top, rms = (float(c) for c in cells[2:6])
+        assert cross > 0 and 0 <= brier <= 2 and 0 <= top <= 1 and rms > 0
+    figures = dict(item.split("=") for item in out[-1].split())
+    assert [float(v) for v in figures["cross_entropy"].split(",")] == [float(r[2]) for r in rows]
+    assert bench.main([str(tmp_path / "none")]) == 2
+    assert "not a run folder" in capsys.readouterr().err
