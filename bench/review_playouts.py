@@ -109,6 +109,17 @@ def measure_turn(task) -> dict:
             "judged_q": judged.played_share, "observed_q": statistics.mean(observed["played"][1])}
 
 
+def measured(tasks: list, processes: int, line) -> list:
+    """measure_turn of every task over `processes` processes, each row printed as `line(row)`
+    as it comes."""
+    rows = []
+    with open_backend("local", measure_turn, concurrency=processes) as backend:
+        for row in backend.run(tasks):
+            rows.append(row)
+            print(line(row), flush=True)
+    return rows
+
+
 def stored_games(players: int) -> list:
     """The file names of the review rule's stored games at `players` players
     (bench/review_games.py makes them; tests/test_review.py checks the set is the rule's)."""
@@ -176,14 +187,11 @@ def main(argv=None) -> int:
             kept[name].append(number)
     tasks = [(name, number, args.kind, args.iterations, args.engine_iterations, args.playouts)
              for name, numbers in kept.items() for number in numbers]
-    rows = []
-    with open_backend("local", measure_turn, concurrency=args.processes) as backend:
-        for row in backend.run(tasks):
-            rows.append(row)
-            print(f"  {row['game']} turn {row['turn']} (seat {row['seat']}): "
-                  f"dW judged {row['judged_dw']:+.3f} observed {row['observed_dw']:+.3f} ±{row['se_dw']:.3f}; "
-                  f"dQ judged {row['judged_dq']:+.4f} observed {row['observed_dq']:+.4f} ±{row['se_dq']:.4f}; "
-                  f"Q judged {row['judged_q']:.3f} observed {row['observed_q']:.3f}", flush=True)
+    rows = measured(tasks, args.processes, lambda row: (
+        f"  {row['game']} turn {row['turn']} (seat {row['seat']}): "
+        f"dW judged {row['judged_dw']:+.3f} observed {row['observed_dw']:+.3f} ±{row['se_dw']:.3f}; "
+        f"dQ judged {row['judged_dq']:+.4f} observed {row['observed_dq']:+.4f} ±{row['se_dq']:.4f}; "
+        f"Q judged {row['judged_q']:.3f} observed {row['observed_q']:.3f}"))
     if not rows:
         print("no turn of that kind was found")
         return 1
@@ -217,15 +225,12 @@ def measure_record(path: str, numbers: list, args) -> int:
         return 2
     started = time.perf_counter()
     tasks = [(path, number, "", args.iterations, args.engine_iterations, args.playouts) for number in numbers]
-    rows = []
-    with open_backend("local", measure_turn, concurrency=args.processes) as backend:
-        for row in backend.run(tasks):
-            rows.append(row)
-            print(f"  turn {row['turn']} (seat {row['seat']}): loss judged {row['judged_loss']:.3f} "
-                  f"({mark(row['judged_loss'])}), on the playouts {row['observed_loss']:.3f} "
-                  f"({mark(row['observed_loss'])}); dW judged {row['judged_dw']:+.3f} observed "
-                  f"{row['observed_dw']:+.3f} ±{row['se_dw']:.3f}; dQ judged {row['judged_dq']:+.4f} "
-                  f"observed {row['observed_dq']:+.4f} ±{row['se_dq']:.4f}", flush=True)
+    rows = measured(tasks, args.processes, lambda row: (
+        f"  turn {row['turn']} (seat {row['seat']}): loss judged {row['judged_loss']:.3f} "
+        f"({mark(row['judged_loss'])}), on the playouts {row['observed_loss']:.3f} "
+        f"({mark(row['observed_loss'])}); dW judged {row['judged_dw']:+.3f} observed "
+        f"{row['observed_dw']:+.3f} ±{row['se_dw']:.3f}; dQ judged {row['judged_dq']:+.4f} "
+        f"observed {row['observed_dq']:+.4f} ±{row['se_dq']:.4f}"))
     print(f"{os.path.basename(path)}, {len(rows)} turns, {args.playouts} playouts a line at "
           f"{args.engine_iterations} iterations a search ({time.perf_counter() - started:.0f} s, "
           f"{args.processes} processes):")
