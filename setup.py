@@ -29,6 +29,7 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
+JOBS = os.cpu_count() or 1          # Cython's translation and the C compiles both use every core
 CYTHON_PACKAGES = ("engine", "search")
 
 
@@ -79,7 +80,13 @@ def find_extensions() -> list[Extension]:
 
 
 class BuildExt(build_ext):
-    """build_ext that recompiles every extension when the build kind (fast/checked) changed."""
+    """build_ext that recompiles every extension when the build kind (fast/checked) changed,
+    and compiles the extensions in parallel, one job per core, unless told otherwise (-j)."""
+
+    def finalize_options(self):
+        super().finalize_options()
+        if not self.parallel:
+            self.parallel = JOBS
 
     def run(self):
         stamp = Path(self.build_temp) / "palais-build-kind"
@@ -97,6 +104,7 @@ setup(
         find_extensions(),
         compiler_directives=COMPILER_DIRECTIVES,
         build_dir=f"build/cython/{BUILD_KIND}",
+        nthreads=JOBS if JOBS > 1 else 0,
         annotate=ANNOTATE,
         force=ANNOTATE,  # an up-to-date .c would otherwise be skipped, and no HTML written
     ),
