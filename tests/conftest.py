@@ -84,3 +84,20 @@ def store_db(request, tmp_path):
     dsn = request.getfixturevalue("postgres_server")
     reset(dsn)
     return dsn
+
+
+# ---------------------------------------------------------------------------------------
+# The longest test files first. `-n 2 --dist loadfile` (pyproject.toml) hands whole files to
+# the workers in collection order, which is alphabetical, and that put the browser files
+# (test_web_*, minutes each) last: one worker then ran the last of them while the other sat
+# idle. Handing the longest out first lets the many short files even out the end. The list
+# is of files that took over 60 s of a suite run (`pytest -n 2 --durations=0`, summed per
+# file); a name no longer there is ignored, and only the order changes, never what runs.
+LONGEST_FIRST = ("test_web_browser.py", "test_review.py", "test_tournament.py", "test_web_board.py",
+                 "test_tournament_ray.py", "test_sandbox.py", "test_differential.py", "test_web_guide.py",
+                 "test_web_panels.py", "test_wheel.py")
+
+
+def pytest_collection_modifyitems(config, items):
+    rank = {name: place for place, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(LONGEST_FIRST)))     # stable: a file's order kept

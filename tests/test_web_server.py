@@ -1115,12 +1115,18 @@ def test_an_uploaded_finished_game_is_analysed_with_progress(client):
 
 # ---- the command ----------------------------------------------------------------------------
 
-def _serve(monkeypatch, *args, check_port=False):
-    """`palais serve ARGS` with uvicorn.run replaced: (result, the run's arguments or None).
-    The user's data directory is a fresh one (the default --db lives there); the port is
-    not tried unless `check_port` (another server may hold 8000 on this machine)."""
-    import tempfile
+@pytest.fixture
+def serve(monkeypatch, tmp_path_factory):
+    """_serve with a fresh data directory for each call, in pytest's temporary folders (which
+    pytest prunes), so no run leaves folders behind in /tmp."""
+    return lambda *args, check_port=False: _serve(monkeypatch, tmp_path_factory.mktemp("palais-data"), *args,
+                                                  check_port=check_port)
 
+
+def _serve(monkeypatch, data_home, *args, check_port=False):
+    """`palais serve ARGS` with uvicorn.run replaced: (result, the run's arguments or None).
+    The user's data directory is `data_home` (the default --db lives there); the port is
+    not tried unless `check_port` (another server may hold 8000 on this machine)."""
     import uvicorn
     from click.testing import CliRunner
 
@@ -1128,50 +1134,50 @@ def _serve(monkeypatch, *args, check_port=False):
     from web.cli import main
     runs = []
     monkeypatch.setattr(uvicorn, "run", lambda app, **kwargs: runs.append((app, kwargs)))
-    monkeypatch.setenv("XDG_DATA_HOME", tempfile.mkdtemp(prefix="palais-data-"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(data_home))
     if not check_port:
         monkeypatch.setattr(web.cli, "port_free", lambda host, port: None)
     result = CliRunner().invoke(main, ["serve", *args])
     return result, (runs[0] if runs else None)
 
 
-def test_a_port_in_use_is_one_error_line_and_exit_code_2(monkeypatch):
+def test_a_port_in_use_is_one_error_line_and_exit_code_2(monkeypatch, serve):
     import socket
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        result, run = _serve(monkeypatch, "--port", str(port), "--db", ":memory:", check_port=True)
+        result, run = serve("--port", str(port), "--db", ":memory:", check_port=True)
     assert result.exit_code == 2 and run is None
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"Error: cannot listen on 127.0.0.1:{port}: "), lines
     assert "open http" not in result.output
 
 
-def test_a_wildcard_host_prints_every_address_others_can_open(monkeypatch):
+def test_a_wildcard_host_prints_every_address_others_can_open(monkeypatch, serve):
     import web.addresses
     monkeypatch.setattr(web.addresses, "local_addresses", lambda ipv6=False: ["127.0.0.1", "192.168.1.7"])
-    result, run = _serve(monkeypatch, "--host", "0.0.0.0", "--port", "8124")
+    result, run = serve("--host", "0.0.0.0", "--port", "8124")
     assert result.exit_code == 0, result.output
     assert "open http://127.0.0.1:8124/" in result.output
     assert "from another machine, http://192.168.1.7:8124/" in result.output
 
 
-def test_games_are_kept_in_the_users_data_directory_unless_db_says_otherwise(monkeypatch, tmp_path):
+def test_games_are_kept_in_the_users_data_directory_unless_db_says_otherwise(monkeypatch, tmp_path, serve):
     from web.sqlite_store import SqliteStore
     from web.store import MemoryStore
-    result, run = _serve(monkeypatch)
+    result, run = serve()
     assert result.exit_code == 0, result.output
     db = run[0].state.config.db
     assert db.endswith("palais/games.sqlite3") and isinstance(run[0].state.store, SqliteStore)
-    result, run = _serve(monkeypatch, "--db", ":memory:")
+    result, run = serve("--db", ":memory:")
     assert isinstance(run[0].state.store, MemoryStore) and not isinstance(run[0].state.store, SqliteStore)
-    result, run = _serve(monkeypatch, "--db", str(tmp_path / "no" / "such" / "dir" / "g.db"))
+    result, run = serve("--db", str(tmp_path / "no" / "such" / "dir" / "g.db"))
     assert result.exit_code == 1 and result.output.startswith("Error: --db ") and run is None
 
 
-def test_palais_serve_prints_the_address_and_serves_loopback_by_default(monkeypatch):
-    result, run = _serve(monkeypatch, "--port", "8123")
+def test_palais_serve_prints_the_address_and_serves_loopback_by_default(monkeypatch, serve):
+    result, run = serve("--port", "8123")
     assert result.exit_code == 0, result.output
     assert "http://127.0.0.1:8123/" in result.output and "WARNING" not in result.output
     app, kwargs = run
@@ -1179,8 +1185,8 @@ def test_palais_serve_prints_the_address_and_serves_loopback_by_default(monkeypa
     assert kwargs["ws_max_size"] == app.state.config.max_message_bytes
 
 
-def test_palais_serve_warns_loudly_when_the_host_exposes_it(monkeypatch):
-    result, run = _serve(monkeypatch, "--host", "0.0.0.0", "--max-games", "3")
+def test_palais_serve_warns_loudly_when_the_host_exposes_it(monkeypatch, serve):
+    result, run = serve("--host", "0.0.0.0", "--max-games", "3")
     assert result.exit_code == 0 and "WARNING: --host 0.0.0.0 lets other machines" in result.output
     assert run[0].state.config.max_games == 3
 
@@ -1192,14 +1198,14 @@ def test_palais_serve_warns_loudly_when_the_host_exposes_it(monkeypatch):
     (["--engine", "name=a cmd=sh", "--engine", "name=a cmd=sh"], "must differ"),
     (["--max-games", "0"], "--max-games"),
 ])
-def test_palais_serve_refuses_bad_options_with_a_clear_error(monkeypatch, args, words):
-    result, run = _serve(monkeypatch, *args)
+def test_palais_serve_refuses_bad_options_with_a_clear_error(monkeypatch, args, words, serve):
+    result, run = serve(*args)
     assert result.exit_code != 0 and run is None
     assert words in result.output, result.output
 
 
-def test_palais_serve_allow_host_adds_names_and_refuses_bad_ones(monkeypatch):
-    result, run = _serve(monkeypatch, "--host", "0.0.0.0", "--allow-host", "Box.Lan",
+def test_palais_serve_allow_host_adds_names_and_refuses_bad_ones(monkeypatch, serve):
+    result, run = serve("--host", "0.0.0.0", "--allow-host", "Box.Lan",
                          "--allow-host", "192.168.1.5", "--allow-host", "fe80::1")
     assert result.exit_code == 0, result.output
     assert run[0].state.config.allow_hosts == ("box.lan", "192.168.1.5", "[fe80::1]")
@@ -1207,32 +1213,32 @@ def test_palais_serve_allow_host_adds_names_and_refuses_bad_ones(monkeypatch):
     with TestClient(run[0], base_url="http://box.lan:8000") as c:
         assert c.get("/api/meta").status_code == 200
     for bad in ("box.lan:8000", "http://box.lan", "", "0.0.0.0", "a b", "-x.lan", "ｂox.lan"):
-        result, run = _serve(monkeypatch, "--allow-host", bad)
+        result, run = serve("--allow-host", bad)
         assert result.exit_code != 0 and run is None, bad
         assert "--allow-host" in result.output and "Traceback" not in result.output
 
 
-def test_palais_serve_idle_minutes(monkeypatch):
-    result, run = _serve(monkeypatch)
+def test_palais_serve_idle_minutes(monkeypatch, serve):
+    result, run = serve()
     assert run[0].state.config.idle_minutes == 120
-    result, run = _serve(monkeypatch, "--idle-minutes", "15")
+    result, run = serve("--idle-minutes", "15")
     assert result.exit_code == 0 and run[0].state.config.idle_minutes == 15
     for bad in ("0", "-5", "\u00b2", "1e3", "99999999"):
-        result, run = _serve(monkeypatch, "--idle-minutes", bad)
+        result, run = serve("--idle-minutes", bad)
         assert result.exit_code != 0 and run is None and "--idle-minutes" in result.output
 
 
-def test_palais_serve_gives_uvicorn_its_timeouts_and_limits(monkeypatch):
+def test_palais_serve_gives_uvicorn_its_timeouts_and_limits(monkeypatch, serve):
     from web.timeouts import DeadlineH11Protocol
-    result, run = _serve(monkeypatch)
+    result, run = serve()
     kwargs = run[1]
     assert issubclass(kwargs["http"], DeadlineH11Protocol) and kwargs["http"].request_timeout_s == 10
     assert kwargs["timeout_keep_alive"] == 5 and kwargs["h11_max_incomplete_event_size"] == 16384
     assert kwargs["limit_concurrency"] == 512
 
 
-def test_palais_serve_offers_the_engines_given(monkeypatch):
-    result, run = _serve(monkeypatch, "--engine", "name=mine cmd=sh option.Threads=1")
+def test_palais_serve_offers_the_engines_given(monkeypatch, serve):
+    result, run = serve("--engine", "name=mine cmd=sh option.Threads=1")
     assert result.exit_code == 0, result.output
     spec = run[0].state.config.engines[0]
     assert (spec.name, spec.cmd, spec.options) == ("mine", ("sh",), (("Threads", "1"),))
