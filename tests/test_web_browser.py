@@ -368,7 +368,7 @@ def test_two_people_on_two_devices_with_an_engine_and_a_restart(tmp_path):
             second.goto(links[0])
             second.wait_for_function("window.palaisPage.view() && window.palaisPage.view().seat === 2")
             spectator = watcher_context.new_page()
-            PageDriver(spectator)        # its waits, and the turns shown at once (speed instant)
+            watcher = PageDriver(spectator)      # its waits, and the turns shown at once (speed instant)
             spectator.goto(links[1])
             spectator.wait_for_function("window.palaisPage.view() && window.palaisPage.view().seat === 0")
             p1, p2 = Policy(1), Policy(2)
@@ -394,7 +394,7 @@ def test_two_people_on_two_devices_with_an_engine_and_a_restart(tmp_path):
             assert one.view()["over"] and two.view()["over"]
             final = two.view()
             spectator.wait_for_function("window.palaisPage.view().over")
-            watched = spectator.evaluate("window.palaisPage.view()")["players"]   # over: every hand shown
+            watched = watcher.view()["players"]      # over: every hand shown
             assert all(sum(p["hand"].values()) == p["hand_size"] for p in watched)
         secret = final["fairness"]["secret"]
         assert secret and len(secret) == 64
